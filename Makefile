@@ -1,0 +1,44 @@
+# Every target works from a fresh clone: the first one that needs Python builds .venv.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+SOL    ?=
+PROBLEM ?=
+
+.PHONY: all judge test testcases verify bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+## make judge SOL=file.py [PROBLEM=gqa]: judge one file; with no SOL, every bundled submission.
+judge: $(STAMP)
+ifeq ($(strip $(SOL)),)
+	$(PY) -m judge --bundled $(if $(PROBLEM),--problem $(PROBLEM))
+else
+	$(PY) -m judge $(SOL) $(if $(PROBLEM),--problem $(PROBLEM))
+endif
+
+## make test: the whole test suite (validator on every stored test included).
+test: $(STAMP)
+	$(PY) -m pytest
+
+## make testcases: regenerate every problem's stored tests and statement blocks.
+testcases: $(STAMP)
+	$(PY) -m testcases all
+
+## make verify: prove every problem package with the bundled submissions.
+verify: $(STAMP)
+	$(PY) -m testcases.verify
+
+## make bench: judge overhead against the floor, measured side by side.
+bench: $(STAMP)
+	$(PY) bench/judge_overhead.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info
