@@ -1,0 +1,217 @@
+"""A problem package: problem.toml read once into a typed object every engine shares.
+
+The statement, the generator, the validator and the judge all take sizes, ranges, limits and
+tolerances from here, so a constraint is written in exactly one file (problem.toml).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problems.expr import ExprError, evaluate
+
+ROOT = Path(__file__).resolve().parent
+
+
+class ProblemError(Exception):
+    """A user-caused error about a problem package; its message is one line naming file and rule."""
+
+
+@dataclass(frozen=True)
+class Size:
+    name: str
+    min: int
+    max: int
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    expr: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One positional argument of the Solution method.
+
+    Either an array (`shape` and `range` set) or a size passed as an int (`size` set).
+    """
+
+    name: str
+    description: str = ""
+    shape: tuple[str, ...] = ()
+    range: tuple[float, float] | None = None
+    group: str = ""
+    size: str | None = None
+
+    @property
+    def is_array(self) -> bool:
+        return self.size is None
+
+
+@dataclass(frozen=True)
+class Problem:
+    slug: str
+    id: str
+    title: str
+    method: str
+    args: tuple[Arg, ...]
+    output_shape: tuple[str, ...]
+    time_limit_ms: int
+    memory_limit_mb: int
+    abs_tol: float
+    rel_tol: float
+    sizes: dict[str, Size]
+    derived: dict[str, str]
+    rules: tuple[Rule, ...]
+    root: Path
+    titles: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def toml_path(self) -> Path:
+        return self.root / "problem.toml"
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.root / "tests"
+
+    @property
+    def reference_path(self) -> Path:
+        return self.root / "reference.py"
+
+    @property
+    def spec_path(self) -> Path:
+        return self.root / "spec.md"
+
+    @property
+    def recipes_path(self) -> Path:
+        return self.root / "recipes.toml"
+
+    @property
+    def arg_names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.args)
+
+    def test_files(self) -> list[Path]:
+        """Stored tests, small to large: their NNN- prefix orders them."""
+        return sorted(self.tests_dir.glob("*.json"))
+
+    def dims(self, sizes: dict[str, int]) -> dict[str, int]:
+        """The sizes with the derived ones (d_k, ...) added; assumes the rules hold."""
+        env = dict(sizes)
+        for name, expr in self.derived.items():
+            env[name] = int(evaluate(expr, env))
+        return env
+
+    def size_violations(self, sizes: dict[str, int]) -> list[str]:
+        """Every way `sizes` breaks the constraints, each as a short sentence (empty when valid)."""
+        problems: list[str] = []
+        for name, spec in self.sizes.items():
+            value = sizes.get(name)
+            if type(value) is not int:
+                problems.append(f"{name} must be an integer, got {value!r}")
+            elif not spec.min <= value <= spec.max:
+                problems.append(f"{name} = {value} is outside [{spec.min}, {spec.max}]")
+        if problems:
+            return problems
+        for rule in self.rules:
+            try:
+                ok = evaluate(rule.expr, self.dims(sizes) if _derivable(self, sizes) else sizes)
+            except ExprError:
+                ok = False
+            if not ok:
+                values = ", ".join(f"{n} = {sizes[n]}" for n in self.sizes)
+                problems.append(f"rule '{rule.text}' ({rule.expr}) fails for {values}")
+        return problems
+
+    def shape_of(self, arg: Arg, dims: dict[str, int]) -> tuple[int, ...]:
+        return tuple(int(evaluate(e, dims)) for e in arg.shape)
+
+    def output_shape_for(self, dims: dict[str, int]) -> tuple[int, ...]:
+        return tuple(int(evaluate(e, dims)) for e in self.output_shape)
+
+
+def _derivable(problem: Problem, sizes: dict[str, int]) -> bool:
+    try:
+        problem.dims(sizes)
+    except ExprError:
+        return False
+    return True
+
+
+def _require(data: dict, key: str, kind: type | tuple[type, ...], path: Path):
+    if key not in data:
+        raise ProblemError(f"{path}: missing key '{key}'")
+    if not isinstance(data[key], kind):
+        raise ProblemError(f"{path}: '{key}' has the wrong type")
+    return data[key]
+
+
+def load_path(root: Path) -> Problem:
+    """Read one package folder; any defect in problem.toml is a ProblemError naming the key."""
+    path = root / "problem.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProblemError(f"{path}: no such file (every problem package needs problem.toml)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProblemError(f"{path}: not valid TOML ({exc})") from None
+    tol = _require(data, "tolerance", dict, path)
+    sizes = {
+        name: Size(name, int(spec["min"]), int(spec["max"]), spec.get("description", ""))
+        for name, spec in _require(data, "sizes", dict, path).items()
+    }
+    args = []
+    for raw in _require(data, "args", list, path):
+        rng = raw.get("range")
+        args.append(
+            Arg(
+                name=raw["name"],
+                description=raw.get("description", ""),
+                shape=tuple(raw.get("shape", ())),
+                range=(rng[0], rng[1]) if rng else None,
+                group=raw.get("group", ""),
+                size=raw.get("size"),
+            )
+        )
+    titles = {k.removeprefix("title_"): v for k, v in data.items() if k.startswith("title_")}
+    return Problem(
+        slug=_require(data, "slug", str, path),
+        id=str(_require(data, "id", str, path)),
+        title=_require(data, "title", str, path),
+        titles=titles,
+        method=_require(data, "method", str, path),
+        args=tuple(args),
+        output_shape=tuple(_require(data, "output_shape", list, path)),
+        time_limit_ms=int(_require(data, "time_limit_ms", int, path)),
+        memory_limit_mb=int(_require(data, "memory_limit_mb", int, path)),
+        abs_tol=float(_require(tol, "abs", (int, float), path)),
+        rel_tol=float(_require(tol, "rel", (int, float), path)),
+        sizes=sizes,
+        derived=dict(data.get("derived", {})),
+        rules=tuple(Rule(r["expr"], r["text"]) for r in data.get("rules", [])),
+        root=root,
+    )
+
+
+def all_problems() -> list[Problem]:
+    """Every package under problems/, in slug order."""
+    return [load_path(p.parent) for p in sorted(ROOT.glob("*/problem.toml"))]
+
+
+def load(name: str) -> Problem:
+    """A problem by slug ('gqa') or id ('P4497'), case-insensitive."""
+    wanted = name.strip().lower()
+    known = all_problems()
+    for problem in known:
+        if wanted in (problem.slug.lower(), problem.id.lower()):
+            return problem
+    choices = ", ".join(f"{p.slug} ({p.id})" for p in known)
+    raise ProblemError(f"unknown problem '{name}': known problems are {choices}")
+
+
+def by_method(method: str) -> Problem | None:
+    """The problem whose Solution method has this name, if any."""
+    return next((p for p in all_problems() if p.method == method), None)

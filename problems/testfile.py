@@ -1,0 +1,48 @@
+"""Reading one stored test file: {"input": {...}, "expected": [[...]], ...}."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problems.package import Problem, ProblemError
+
+
+@dataclass
+class TestCase:
+    name: str
+    path: Path
+    input: dict
+    expected: list
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def category(self) -> str:
+        return self.meta.get("category") or self.name.partition("-")[2]
+
+
+def read_test(problem: Problem, path: Path) -> TestCase:
+    """Parse a test file; a malformed one is a ProblemError naming the file and what is wrong."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProblemError(f"{path}: no such test file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProblemError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or "input" not in data or "expected" not in data:
+        raise ProblemError(f"{path}: a test is one JSON object with keys 'input' and 'expected'")
+    if not isinstance(data["input"], dict):
+        raise ProblemError(f"{path}: 'input' must be an object of argument name to value")
+    names = list(data["input"])
+    if names != list(problem.arg_names):
+        raise ProblemError(
+            f"{path}: 'input' must hold the arguments {', '.join(problem.arg_names)} in this order, "
+            f"got {', '.join(names) or 'none'}"
+        )
+    meta = {k: v for k, v in data.items() if k not in ("input", "expected")}
+    return TestCase(path.stem, path, data["input"], data["expected"], meta)
+
+
+def read_tests(problem: Problem) -> list[TestCase]:
+    return [read_test(problem, p) for p in problem.test_files()]
