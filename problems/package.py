@@ -126,6 +126,26 @@ class Problem:
                 problems.append(f"rule '{rule.text}' ({rule.expr}) fails for {values}")
         return problems
 
+    def sizes_of(self, inputs: dict) -> dict[str, int]:
+        """The sizes a test's input shows: int arguments, and array axes named by one size.
+
+        Best effort on raw (possibly invalid) data: what cannot be read is left out.
+        """
+        found: dict[str, int] = {}
+        for arg in self.args:
+            value = inputs.get(arg.name)
+            if arg.size is not None:
+                if type(value) is int:
+                    found[arg.size] = value
+                continue
+            for expr in arg.shape:
+                if not isinstance(value, list):
+                    break
+                if expr in self.sizes and expr not in found:
+                    found[expr] = len(value)
+                value = value[0] if value else None
+        return found
+
     def shape_of(self, arg: Arg, dims: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(evaluate(e, dims)) for e in arg.shape)
 
