@@ -222,7 +222,12 @@ def all_problems() -> list[Problem]:
 
 
 def load(name: str) -> Problem:
-    """A problem by slug ('gqa') or id ('P4497'), case-insensitive."""
+    """A problem by slug ('gqa') or id ('P4497'), case-insensitive, or a package folder's path."""
+    if "/" in name or name.startswith("."):
+        folder = Path(name)
+        if not (folder / "problem.toml").is_file():
+            raise ProblemError(f"{folder}: not a problem package (no problem.toml)")
+        return load_path(folder.resolve())
     wanted = name.strip().lower()
     known = all_problems()
     for problem in known:

@@ -1,0 +1,1 @@
+"""The judging engine: sandboxed runs, limits, the tolerance checker, verdicts and reports."""

@@ -1,0 +1,63 @@
+"""Comparing a run's returned array with the expected one, in the judge's own process.
+
+An element passes when |got - exp| <= abs_tol or |got - exp| <= rel_tol * |exp| (testlib's and
+DMOJ's rule): absolute error for values near zero, relative error for large ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Check:
+    ok: bool
+    message: str = ""
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+
+
+def _position(index: tuple[int, ...]) -> str:
+    names = ("row", "column")
+    if len(index) == 2:
+        return f"row {index[0]}, column {index[1]}"
+    if len(index) == 1:
+        return f"element {index[0]}"
+    return "element [" + "][".join(map(str, index)) + "]" if index else "the value"
+
+
+def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: float) -> Check:
+    """Accept `got` when it has the expected shape, is finite, and every element is within tolerance."""
+    if got.shape != expected.shape:
+        hint = ""
+        if got.size == expected.size:
+            hint = " (the right number of elements: reshape it)"
+        elif got.ndim == 1 and expected.ndim == 2 and expected.shape[0] == 1:
+            hint = " (a squeeze dropped the T = 1 axis)"
+        return Check(False, f"returned shape {_shape(got.shape)}, expected {_shape(expected.shape)}{hint}")
+    bad = ~np.isfinite(got)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        return Check(False, f"{_position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
+                            "elements are not finite)")
+    err = np.abs(got - expected)
+    scale = np.abs(expected)
+    allowed = np.maximum(abs_tol, rel_tol * scale)
+    max_abs = float(err.max()) if err.size else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(scale > 0, err / scale, np.where(err > 0, np.inf, 0.0))
+    max_rel = float(rel.max()) if rel.size else 0.0
+    wrong = err > allowed
+    if not wrong.any():
+        return Check(True, "", max_abs, max_rel)
+    index = tuple(int(i) for i in np.argwhere(wrong)[0])
+    message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
+               f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
+               f"{int(wrong.sum())} of {got.size} elements differ")
+    return Check(False, message, max_abs, max_rel)
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, shape)) + (",)" if len(shape) == 1 else ")")

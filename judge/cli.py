@@ -1,0 +1,111 @@
+"""`python -m judge`: judge a submission file, or every bundled submission, like an online judge.
+
+Exit status: 0 when the verdict is AC (with --bundled: every submission got its expected verdict),
+1 otherwise, 2 for a usage error (missing file, unknown problem, no matching test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from judge import report as render
+from judge.bundled import bundled
+from judge.detect import detect_problem
+from judge.judging import Report, judge_file, select_tests
+from problems import Problem, ProblemError, all_problems, load
+
+
+class UsageError(Exception):
+    """A mistake in the command line or its files: one line on stderr, exit 2."""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m judge",
+        description="Judge a Solution file on a problem's stored tests (AC, WA, TLE, MLE, OLE, RE, CE).",
+    )
+    parser.add_argument("submission", nargs="?", help="the .py file defining class Solution")
+    parser.add_argument("--problem", help="problem slug or id (gqa, P4497, mha, mqa); default: "
+                        "the problem whose method the Solution defines")
+    parser.add_argument("--all", action="store_true", help="run every test instead of stopping at the first failure")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
+    parser.add_argument("--tests", nargs="+", metavar="PATTERN",
+                        help="only these tests: names, numbers (4 or 004) or globs like '*edge*'")
+    parser.add_argument("--bundled", action="store_true",
+                        help="judge every bundled submission under solutions/ and compare with its folder's verdict")
+    args = parser.parse_args(argv)
+    if args.bundled == bool(args.submission):
+        parser.error("give a submission file, or --bundled")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        if args.bundled:
+            return _bundled(args)
+        return _single(args)
+    except (UsageError, ProblemError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _single(args: argparse.Namespace) -> int:
+    path = Path(args.submission)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    source = path.read_bytes()
+    problem = load(args.problem) if args.problem else None
+    if problem is None:
+        problem, reason = detect_problem(source)
+        if problem is None and reason != "syntax":
+            raise UsageError(f"{path}: cannot tell the problem: {reason}")
+    if problem is None:  # it does not even parse: a CE whatever the problem
+        report = Report(None, str(path), "CE", 0, message=_syntax_error(source, path))
+    else:
+        report = judge_file(path, problem, select_tests(problem, args.tests), run_all=args.all)
+    _print(report, args.json)
+    return 0 if report.verdict == "AC" else 1
+
+
+def _syntax_error(source: bytes, path: Path) -> str:
+    try:
+        compile(source, path.name, "exec", dont_inherit=True)  # compiling runs nothing
+    except (SyntaxError, ValueError) as exc:
+        return f"{type(exc).__name__}: {getattr(exc, 'msg', exc)} (line {getattr(exc, 'lineno', '?')})"
+    return "the file does not parse"
+
+
+def _print(report: Report, as_json: bool) -> None:
+    if as_json:
+        print(render.to_json(report))
+    else:
+        print(render.to_text(report, colour=sys.stdout.isatty()))
+
+
+def _bundled(args: argparse.Namespace) -> int:
+    problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()
+    colour = sys.stdout.isatty()
+    rows, mismatches = [], 0
+    header = f"{'problem':<8} {'submission':<44} {'expected':<9} {'obtained':<9} {'passed':>7} {'slowest':>9}  first failing test"
+    print(header)
+    print("-" * len(header))
+    for problem in problems:
+        tests = select_tests(problem, None)
+        for entry in bundled(problem):
+            report = judge_file(entry.path, problem, tests)
+            ok = report.verdict == entry.expected
+            mismatches += not ok
+            slowest = max((t.time_ms or 0 for t in report.tests), default=0)
+            failure = report.first_failure
+            line = (f"{problem.slug:<8} {entry.label:<44} {entry.expected:<9} "
+                    f"{render.paint(report.verdict, colour, 9)} {report.passed:>3}/{report.total:<3} "
+                    f"{slowest:>6.0f} ms  {failure.name if failure else '-'}"
+                    + ("" if ok else "   <-- expected " + entry.expected))
+            print(line, flush=True)
+            rows.append(report)
+    print()
+    print(f"{len(rows) - mismatches} of {len(rows)} bundled submissions got their expected verdict.")
+    return 0 if mismatches == 0 else 1

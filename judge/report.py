@@ -1,0 +1,118 @@
+"""Rendering a Report for a person (text, coloured on a terminal) or a program (one JSON object)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from judge.judging import VERDICT_NAMES, Report, TestResult
+
+OUTPUT_LINES = 12
+OUTPUT_CHARS = 1500
+COLOURS = {"AC": "32", "WA": "31", "RE": "35", "CE": "35", "TLE": "33", "MLE": "33", "OLE": "33", "JE": "36"}
+
+
+def to_json(report: Report) -> str:
+    return json.dumps({
+        "problem": report.problem.slug if report.problem else None,
+        "submission": report.submission,
+        "verdict": report.verdict,
+        "passed": report.passed,
+        "total": report.total,
+        "isolation": report.isolation,
+        "message": report.message,
+        "tests": [
+            {
+                "name": t.name,
+                "verdict": t.verdict,
+                "time_ms": t.time_ms,
+                "memory_mb": t.memory_mb,
+                "max_abs_err": t.max_abs_err,
+                "max_rel_err": t.max_rel_err,
+                "message": t.message,
+            }
+            for t in report.tests
+        ],
+    })
+
+
+def paint(verdict: str, colour: bool, width: int = 0) -> str:
+    text = verdict.ljust(width)
+    return f"\033[1;{COLOURS.get(verdict, '0')}m{text}\033[0m" if colour else text
+
+
+def to_text(report: Report, colour: bool = False) -> str:
+    lines: list[str] = []
+    p = report.problem
+    if p is not None:
+        title = p.title + "".join(f" / {t}" for t in p.titles.values())
+        lines.append(f"Problem     {p.slug} ({p.id}) {title}: time limit {p.time_limit_ms} ms, "
+                     f"memory {p.memory_limit_mb} MiB, tolerance abs {p.abs_tol:g} or rel {p.rel_tol:g}")
+    lines.append(f"Submission  {report.submission}")
+    if report.isolation:
+        lines.append(f"Sandbox     {report.isolation}")
+    if report.tests:
+        lines.append("")
+        lines.append(f"  {'test':<18} {'verdict':<8} {'time':>8} {'memory':>9} {'max abs err':>12} {'max rel err':>12}")
+        for t in report.tests:
+            lines.append(f"  {t.name:<18} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
+                         f"{_mb(t.memory_mb):>9} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
+    lines.append("")
+    name = VERDICT_NAMES.get(report.verdict, report.verdict)
+    summary = f"Verdict: {paint(report.verdict, colour)} ({name})"
+    failure = report.first_failure
+    if failure is not None:
+        summary += f" on test {failure.name}"
+    if report.tests or report.verdict != "CE":
+        summary += f": {report.passed}/{report.total} tests passed"
+    lines.append(summary)
+    if report.message and (failure is None or report.message != failure.message):
+        lines += ["", *("  " + l for l in report.message.splitlines())]
+    if failure is not None:
+        lines += ["", *_failure_details(report, failure)]
+    return "\n".join(lines)
+
+
+def _failure_details(report: Report, t: TestResult) -> list[str]:
+    out = [f"First failure: {t.name}" + (f" ({t.note})" if t.note else "")]
+    if t.sizes:
+        out.append("  input:    " + ", ".join(f"{k} = {v}" for k, v in _with_derived(report, t.sizes).items()))
+    if t.message:
+        out.append("  problem:  " + t.message)
+    if t.traceback.strip():
+        out.append("  traceback (your code only):")
+        out += ["    " + l for l in t.traceback.rstrip().splitlines()]
+    if t.output_size:
+        out.append(f"  stdout/stderr ({t.output_size} bytes):")
+        out += ["    " + l for l in _shorten(t.output).splitlines()]
+    if report.problem is not None:
+        cmd = ["python", "-m", "judge", report.submission, "--problem", report.problem.slug, "--tests", t.name]
+        out.append("  rerun it: " + shlex.join(cmd))
+    return out
+
+
+def _with_derived(report: Report, sizes: dict) -> dict:
+    try:
+        return report.problem.dims(sizes)
+    except Exception:
+        return sizes
+
+
+def _shorten(text: str) -> str:
+    lines = text.splitlines()
+    cut = "\n".join(lines[:OUTPUT_LINES])[:OUTPUT_CHARS]
+    if len(cut) < len(text.rstrip("\n")):
+        cut += f"\n... ({len(lines)} lines in all, shortened)"
+    return cut
+
+
+def _ms(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0f} ms"
+
+
+def _mb(v: float | None) -> str:
+    return "-" if v is None else f"{v:.1f} MB"
+
+
+def _err(v: float | None) -> str:
+    return "-" if v is None else f"{v:.1e}"
