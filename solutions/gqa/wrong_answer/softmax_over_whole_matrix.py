@@ -1,0 +1,31 @@
+# WRONG: softmax normalised over the whole (T, T) score matrix instead of row by row.
+import numpy as np
+
+
+class Solution:
+    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):
+        X = np.asarray(X, dtype=np.float64)
+        T, d_model = X.shape
+        d_k = d_model // h_q
+        group_size = h_q // h_k
+        WQ, WK, WV, WO = (np.asarray(W, dtype=np.float64) for W in (W_Q, W_K, W_V, W_O))
+        bQ, bK, bV, bO = (np.asarray(b, dtype=np.float64) for b in (b_Q, b_K, b_V, b_O))
+
+        # Split heads: (T, n*d_k) -> (T, n, d_k) -> (n, T, d_k).
+        Q = (X @ WQ + bQ).reshape(T, h_q, d_k).transpose(1, 0, 2)
+        K = (X @ WK + bK).reshape(T, h_k, d_k).transpose(1, 0, 2)
+        V = (X @ WV + bV).reshape(T, h_k, d_k).transpose(1, 0, 2)
+
+        heads = np.empty((h_q, T, d_k))
+        for i in range(h_q):
+            g = i // group_size
+            scores = Q[i] @ K[g].T / np.sqrt(d_k)
+            scores -= scores.max()
+            weights = np.exp(scores)
+            weights /= weights.sum()
+            heads[i] = weights @ V[g]
+
+        # Merge heads: (h_q, T, d_k) -> (T, h_q, d_k) -> (T, d_model).
+        H = heads.transpose(1, 0, 2).reshape(T, d_model)
+        O = H @ WO + bO
+        return O.tolist()
