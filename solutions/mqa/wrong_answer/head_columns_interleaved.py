@@ -1,0 +1,28 @@
+# WRONG: query columns assigned to heads by a (d_k, num_heads) reshape (head h gets columns h, h+num_heads, ...) instead of (num_heads, d_k) blocks, when splitting and when merging.
+import numpy as np
+
+
+class Solution:
+    def multi_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, num_heads, W_O, b_O):
+        X = np.asarray(X, dtype=np.float64)
+        T, d_model = X.shape
+        d_k = d_model // num_heads
+        WQ, WK, WV, WO = (np.asarray(W, dtype=np.float64) for W in (W_Q, W_K, W_V, W_O))
+        bQ, bK, bV, bO = (np.asarray(b, dtype=np.float64) for b in (b_Q, b_K, b_V, b_O))
+
+        # Query heads: (T, d_model) -> (T, d_k, num_heads) -> (num_heads, T, d_k).
+        Q = (X @ WQ + bQ).reshape(T, d_k, num_heads).transpose(2, 0, 1)
+        # One key/value head shared by every query head: (T, d_k) each.
+        K = X @ WK + bK
+        V = X @ WV + bV
+
+        scores = Q @ K.T / np.sqrt(d_k)  # (num_heads, T, T)
+        scores -= scores.max(axis=2, keepdims=True)
+        weights = np.exp(scores)
+        weights /= weights.sum(axis=2, keepdims=True)
+        heads = weights @ V  # (num_heads, T, d_k)
+
+        # (num_heads, T, d_k) -> (T, d_k, num_heads) -> (T, d_model)
+        H = heads.transpose(1, 2, 0).reshape(T, d_model)
+        O = H @ WO + bO
+        return O.tolist()
