@@ -1,0 +1,110 @@
+"""Command line: regenerate, make one new test, or validate.
+
+    python -m testcases all [--out-dir DIR]             every problem's tests and spec blocks
+    python -m testcases <problem> [--out-dir DIR]       one problem (slug, id or package folder)
+    python -m testcases <problem> --new KEY=VALUE ...   one new test from a recipe on the command
+                                                        line, printed as JSON (or --out FILE)
+    python -m testcases validate [problem] [FILE ...]   check stored tests against problem.toml
+                                                        (with --out-dir DIR: those in DIR/<slug>/tests)
+
+A user error (unknown problem, impossible sizes, a recipe breaking problem.toml) is one line
+`error: <file or thing>: <rule>` and exit status 2; validation failures exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from problems import Problem, ProblemError, all_problems, load
+from testcases.generate import dump, generate, make_test, write_tests
+from testcases.oracle import require_wide_longdouble
+from testcases.recipes import load_variants, recipe_from_pairs, shown
+from testcases.render import apply_blocks, constraints_block, sample_block
+from testcases.validate import validate_problem, validate_test
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, like every other user error
+        raise ProblemError(f"command line: {message} (see python -m testcases --help)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m testcases", description=__doc__.split("\n\n")[0],
+                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("target", help="all, validate, or a problem (gqa, P4497, mha, mqa)")
+    parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]")
+    parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec.md instead of "
+                                                     "the problem packages")
+    parser.add_argument("--new", nargs="+", metavar="KEY=VALUE", help="make one test from this recipe")
+    parser.add_argument("--out", type=Path, help="with --new: write the test here instead of stdout")
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if not argv:
+            raise ProblemError("command line: say what to do: all, validate, or a problem (see python -m testcases --help)")
+        args = parser.parse_args(argv)
+        if args.target == "validate":
+            return _validate(args.rest, args.out_dir)
+        if args.rest:
+            raise ProblemError(f"command line: unexpected '{args.rest[0]}'")
+        require_wide_longdouble()
+        if args.new:
+            return _new(load(args.target), args.new, args.out)
+        problems = all_problems() if args.target == "all" else [load(args.target)]
+        for problem in problems:
+            _regenerate(problem, args.out_dir)
+        return 0
+    except ProblemError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _regenerate(problem: Problem, out_dir: Path | None) -> None:
+    tests = generate(problem)
+    root = out_dir / problem.slug if out_dir else problem.root
+    size = write_tests(tests, root / "tests")
+    spec = _render_spec(problem, [(name, test.data) for name, test in tests], root / "spec.md")
+    print(f"{problem.slug}: {len(tests)} tests, {size / 1e6:.2f} MB in {shown(root / 'tests')}"
+          + (f"; generated blocks of {shown(spec)}" if spec else ""))
+
+
+def _render_spec(problem: Problem, tests: list[tuple[str, dict]], target: Path) -> Path | None:
+    """Rewrite the marked blocks of spec.md into `target`; nothing when there is no spec or marker."""
+    if not problem.spec_path.is_file():
+        return None
+    blocks = {"constraints": constraints_block(problem), "sample": sample_block(tests)}
+    text = apply_blocks(problem.spec_path.read_text(encoding="utf-8"), blocks, shown(problem.spec_path))
+    if text is None:
+        return None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+    return target
+
+
+def _new(problem: Problem, pairs: list[str], out: Path | None) -> int:
+    test = make_test(problem, recipe_from_pairs(problem, pairs, load_variants(problem)))
+    if out is None:
+        sys.stdout.write(dump(test))
+    else:
+        out.write_text(dump(test), encoding="utf-8")
+        print(f"{problem.slug}: wrote {shown(out)}")
+    return 0
+
+
+def _validate(rest: list[str], out_dir: Path | None) -> int:
+    if not rest:
+        problems, files = all_problems(), []
+    else:
+        problems, files = [load(rest[0])], [Path(f) for f in rest[1:]]
+    messages: list[str] = []
+    for problem in problems:
+        folder = out_dir / problem.slug / "tests" if out_dir else problem.tests_dir
+        found = [m for f in files for m in validate_test(problem, f)] if files else validate_problem(problem, folder)
+        count = len(files) or len(list(folder.glob("*.json")))
+        print(f"{problem.slug}: {count} tests, " + (f"{len(found)} violations" if found else "all valid"))
+        messages += found
+    for message in messages:
+        print(message, file=sys.stderr)
+    return 1 if messages else 0

@@ -1,0 +1,256 @@
+"""Recipes: how each stored test of a problem is made, read from problems/<slug>/recipes.toml.
+
+A recipe is data, so the three problems share one engine and differ only in their files. A recipe
+either gives its input outright (a published sample) or gives sizes and value options from which a
+seeded generator draws the input. Every recipe is checked against problem.toml before anything is
+drawn, so a recipe that asks for an impossible test is refused with a one-line reason.
+
+Value options apply per argument. Each is a single value for every array argument, or a table
+whose keys are argument groups (input, weight, bias) or argument names; a name beats its group:
+
+- values = "int" | "real"         integers, or reals drawn uniformly (default "real")
+- scale = 0.001                   magnitude as a fraction of the argument's range (default 1)
+- limits = 0.5                    fraction of elements set exactly to an end of the (scaled) range
+- decimals = 3                    reals on a grid of 10**-decimals (short, readable files)
+- distinct_rows = {X = 2}         rows drawn from a pool of this many rows, so that rows repeat
+- expose = ["no_scale", ...]      variants (see below) the test must tell from the right answer
+
+A variant is a wrong computation that can be reproduced by scaling arguments of the right one:
+[variants.<name>] multiply = [args], by_sqrt = "<size expr>", over_sqrt = "<size expr>" re-runs
+the reference with those arguments multiplied by sqrt(by_sqrt) / sqrt(over_sqrt).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from problems import Problem, ProblemError
+from problems.expr import ExprError, evaluate, names
+
+CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
+VALUE_KINDS = ("int", "real")
+TEST_KEYS = {"category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
+             "distinct_rows", "expose"}
+OPTION_DEFAULTS: dict[str, Any] = {"values": "real", "scale": 1.0, "limits": 0.0, "decimals": None,
+                                   "distinct_rows": None}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A wrong computation reproduced by scaling some arguments of the reference."""
+
+    name: str
+    multiply: tuple[str, ...]
+    by_sqrt: str = "1"
+    over_sqrt: str = "1"
+
+    def factor(self, dims: dict[str, int]) -> float:
+        return math.sqrt(evaluate(self.by_sqrt, dims) / evaluate(self.over_sqrt, dims))
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One test to make. `where` names it in messages; `raw` (less the note) seeds its draw."""
+
+    category: str
+    note: str
+    where: str
+    raw: dict
+    input: dict | None = None
+    sizes: dict[str, int] = field(default_factory=dict)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expose: tuple[Variant, ...] = ()
+
+    @property
+    def explicit(self) -> bool:
+        return self.input is not None
+
+    def option(self, name: str, arg: str) -> Any:
+        return self.options[name][arg]
+
+    def canonical(self) -> str:
+        """The recipe as seed material: canonical JSON of what was written, less the note.
+
+        Rewording a note must not change a test; changing any option or size must.
+        """
+        data = {k: v for k, v in self.raw.items() if k != "note"}
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def shown(path: Path) -> str:
+    """A path as messages show it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
+    """Every recipe of a problem, checked; a defect is a ProblemError naming the test and rule."""
+    path = path or problem.recipes_path
+    where, data = shown(path), _read(path)
+    variants = _variants(problem, data.get("variants", {}), where)
+    tests = data.get("test", [])
+    if not tests:
+        raise ProblemError(f"{where}: no [[test]] tables")
+    recipes = [parse_recipe(problem, raw, f"{where}: test {i}", variants) for i, raw in enumerate(tests, 1)]
+    seen: dict[str, str] = {}
+    for recipe in recipes:
+        key = recipe.canonical()
+        if key in seen:
+            raise ProblemError(f"{recipe.where}: repeats {seen[key]} (the same recipe gives the same test)")
+        seen[key] = recipe.where
+    return recipes
+
+
+def load_variants(problem: Problem) -> dict[str, Variant]:
+    """The named wrong computations of a problem's recipes.toml (for `--new ... expose=[...]`)."""
+    path = problem.recipes_path
+    if not path.is_file():
+        return {}
+    return _variants(problem, _read(path).get("variants", {}), shown(path))
+
+
+def _read(path: Path) -> dict:
+    where = shown(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProblemError(f"{where}: no such file (each problem needs its recipes)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProblemError(f"{where}: not valid TOML ({exc})") from None
+    unknown = set(data) - {"variants", "test"}
+    if unknown:
+        raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' (allowed: variants, test)")
+    return data
+
+
+def _variants(problem: Problem, raw: dict, where: str) -> dict[str, Variant]:
+    known = set(problem.sizes) | set(problem.derived)
+    out = {}
+    for name, spec in raw.items():
+        here = f"{where}: variants.{name}"
+        if not isinstance(spec, dict) or not set(spec) <= {"multiply", "by_sqrt", "over_sqrt"}:
+            raise ProblemError(f"{here}: a variant has keys multiply, by_sqrt, over_sqrt")
+        multiply = spec.get("multiply", [])
+        bad = [a for a in multiply if a not in problem.arg_names]
+        if not multiply or bad:
+            raise ProblemError(f"{here}: multiply must list arguments of {problem.method}, got {multiply}")
+        for key in ("by_sqrt", "over_sqrt"):
+            try:
+                missing = names(str(spec.get(key, "1"))) - known
+            except ExprError as exc:
+                raise ProblemError(f"{here}: {key}: {exc}") from None
+            if missing:
+                raise ProblemError(f"{here}: {key}: unknown size '{sorted(missing)[0]}'")
+        out[name] = Variant(name, tuple(multiply), str(spec.get("by_sqrt", "1")), str(spec.get("over_sqrt", "1")))
+    return out
+
+
+def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Variant]) -> Recipe:
+    """Check one recipe table against the problem and normalise its options per argument."""
+    unknown = set(raw) - TEST_KEYS
+    if unknown:
+        raise ProblemError(f"{where}: unknown key '{sorted(unknown)[0]}' (allowed: {', '.join(sorted(TEST_KEYS))})")
+    category = raw.get("category")
+    if category not in CATEGORIES:
+        raise ProblemError(f"{where}: category must be one of {', '.join(CATEGORIES)}, got {category!r}")
+    note = raw.get("note", "")
+    if not isinstance(note, str):
+        raise ProblemError(f"{where}: note must be a string")
+    if "input" in raw:
+        extra = set(raw) - {"category", "note", "input"}
+        if extra:
+            raise ProblemError(f"{where}: a test with an explicit input takes no '{sorted(extra)[0]}'")
+        given = raw["input"]
+        if not isinstance(given, dict) or set(given) != set(problem.arg_names):
+            raise ProblemError(f"{where}: input must give exactly the arguments {', '.join(problem.arg_names)}")
+        ordered = {name: given[name] for name in problem.arg_names}
+        return Recipe(category, note, where, raw, input=ordered)
+    sizes = raw.get("sizes")
+    if not isinstance(sizes, dict):
+        raise ProblemError(f"{where}: give either input or sizes = {{{', '.join(problem.sizes)}}}")
+    extra = set(sizes) - set(problem.sizes)
+    if extra:
+        raise ProblemError(f"{where}: unknown size '{sorted(extra)[0]}' (problem.toml has {', '.join(problem.sizes)})")
+    violations = problem.size_violations(sizes)
+    if violations:
+        raise ProblemError(f"{where}: {violations[0]}")
+    options = {name: _per_arg(problem, raw.get(name, default), name, where)
+               for name, default in OPTION_DEFAULTS.items()}
+    _check_options(problem, options, sizes, where)
+    expose = raw.get("expose", [])
+    missing = [v for v in expose if v not in variants]
+    if not isinstance(expose, list) or missing:
+        raise ProblemError(f"{where}: expose names unknown variant(s) {missing} (known: {', '.join(variants) or 'none'})")
+    return Recipe(category, note, where, raw, sizes=dict(sizes), options=options,
+                  expose=tuple(variants[v] for v in expose))
+
+
+def _per_arg(problem: Problem, value: Any, option: str, where: str) -> dict[str, Any]:
+    """Resolve an option to one value per array argument: names beat groups beat the default."""
+    arrays = [a for a in problem.args if a.is_array]
+    if not isinstance(value, dict):
+        return {a.name: value for a in arrays}
+    groups = {a.group for a in arrays}
+    bad = set(value) - groups - {a.name for a in arrays}
+    if bad:
+        raise ProblemError(f"{where}: {option}: '{sorted(bad)[0]}' is neither an array argument nor a group "
+                           f"({', '.join(sorted(groups))})")
+    default = OPTION_DEFAULTS[option]
+    return {a.name: value.get(a.name, value.get(a.group, default)) for a in arrays}
+
+
+def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: dict[str, int], where: str) -> None:
+    dims = problem.dims(sizes)
+    for arg in (a for a in problem.args if a.is_array):
+        kind, scale, limits = options["values"][arg.name], options["scale"][arg.name], options["limits"][arg.name]
+        decimals, rows = options["decimals"][arg.name], options["distinct_rows"][arg.name]
+        if kind not in VALUE_KINDS:
+            raise ProblemError(f"{where}: values for {arg.name} must be one of {', '.join(VALUE_KINDS)}, got {kind!r}")
+        if type(scale) not in (int, float) or not 0 < scale <= 1:
+            raise ProblemError(f"{where}: scale for {arg.name} must be a fraction in (0, 1], got {scale!r}")
+        if type(limits) not in (int, float) or not 0 <= limits <= 1:
+            raise ProblemError(f"{where}: limits for {arg.name} must be a fraction in [0, 1], got {limits!r}")
+        if decimals is not None and (kind != "real" or type(decimals) is not int or decimals < 0):
+            raise ProblemError(f"{where}: decimals for {arg.name} must be a whole number >= 0 with real values")
+        if rows is not None:
+            length = problem.shape_of(arg, dims)[0]
+            if type(rows) is not int or not 1 <= rows <= length:
+                raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
+                                   f"got {rows!r}")
+        if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
+            raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
+
+
+def recipe_from_pairs(problem: Problem, pairs: list[str], variants: dict[str, Variant] | None = None) -> Recipe:
+    """A recipe from command-line words: key=value, sizes by name, tables by dots (scale.input=0.01).
+
+    Values are read as TOML values (numbers, quoted or bare strings, arrays).
+    """
+    raw: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, text = pair.partition("=")
+        if not eq or not key:
+            raise ProblemError(f"--new: '{pair}' is not key=value")
+        value = _value(text)
+        if key in problem.sizes:
+            raw.setdefault("sizes", {})[key] = value
+        elif "." in key:
+            head, _, sub = key.partition(".")
+            raw.setdefault(head, {})[sub] = value
+        else:
+            raw[key] = value
+    return parse_recipe(problem, raw, "--new", variants or {})
+
+
+def _value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
