@@ -92,7 +92,7 @@ def judge_file(path: Path, problem: Problem, tests: list[Path], run_all: bool = 
     report = Report(problem, str(path), "AC", len(tests))
     limits = Limits(problem.time_limit_ms, problem.time_limit_ms * WALL_FACTOR, problem.memory_limit_mb)
     try:
-        with Sandbox(hidden=[problem.root.parent.resolve()]) as sandbox:
+        with Sandbox(hidden=[problem.root.parent.resolve()], label=str(path)) as sandbox:
             report.isolation = sandbox.isolation
             error = sandbox.load(path.read_bytes(), path.name)
             if error is not None:

@@ -86,9 +86,16 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
         out += ["    " + l for l in _shorten(t.output).splitlines()]
     if report.problem is not None:
-        cmd = ["python", "-m", "judge", report.submission, "--problem", report.problem.slug, "--tests", t.name]
+        cmd = ["python", "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
         out.append("  rerun it: " + shlex.join(cmd))
     return out
+
+
+def _problem_arg(problem) -> str:
+    """How to name the problem on a command line: its slug when it is one of ours, else its folder."""
+    from problems.package import ROOT
+
+    return problem.slug if problem.root.parent == ROOT else str(problem.root)
 
 
 def _with_derived(report: Report, sizes: dict) -> dict:

@@ -88,7 +88,7 @@ def _python_roots() -> list[str]:
     return [r for i, r in enumerate(ordered) if not any(r.startswith(p + os.sep) for p in ordered[:i])]
 
 
-def _bwrap_command(bwrap: str, hidden: list[Path]) -> list[str]:
+def _bwrap_command(bwrap: str, hidden: list[Path], label: str) -> list[str]:
     cmd = [
         bwrap, "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
         "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
@@ -109,8 +109,8 @@ def _bwrap_command(bwrap: str, hidden: list[Path]) -> list[str]:
             cmd += ["--tmpfs", str(path)]
     cmd += [
         "--ro-bind", str(WORKER), INSIDE_WORKER,
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
-        sys.executable, "-I", "-B", INSIDE_WORKER,
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp",
+        sys.executable, "-I", "-B", INSIDE_WORKER, label,
     ]
     return cmd
 
@@ -118,8 +118,10 @@ def _bwrap_command(bwrap: str, hidden: list[Path]) -> list[str]:
 class Sandbox:
     """One submission's fork server. Use as a context manager; close() leaves no process behind."""
 
-    def __init__(self, hidden: list[Path]):
+    def __init__(self, hidden: list[Path], label: str = ""):
+        """`hidden`: folders never to show the run; `label`: shown in `ps` to say whose run it is."""
         self.hidden = hidden
+        self.label = label
         self.proc: subprocess.Popen | None = None
         self.isolation = ""
         self._stderr = tempfile.TemporaryFile()
@@ -137,7 +139,7 @@ class Sandbox:
         reason = "disabled by JUDGE_SANDBOX=none" if mode == "none" else "bwrap not found"
         if bwrap:
             try:
-                hello = self._spawn(_bwrap_command(bwrap, self.hidden))
+                hello = self._spawn(_bwrap_command(bwrap, self.hidden, self.label))
                 self.isolation = "bubblewrap (user/pid/net/mount namespaces, read-only system, no checkout)"
                 return self._describe(hello)
             except SandboxError as exc:
@@ -146,7 +148,8 @@ class Sandbox:
         if mode == "bwrap":
             raise SandboxError(f"JUDGE_SANDBOX=bwrap but {reason}")
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": tempfile.gettempdir()}
-        hello = self._spawn([sys.executable, "-I", "-B", str(WORKER)], env=env, cwd=tempfile.gettempdir())
+        hello = self._spawn([sys.executable, "-I", "-B", str(WORKER), self.label], env=env,
+                            cwd=tempfile.gettempdir())
         self.isolation = f"process only, files visible ({reason})"
         self._describe(hello)
 

@@ -154,13 +154,15 @@ def _supervise(code, filename, header, args, seccomp, proto_in, proto_out):
     limits = header["limits"]
     result_fd = os.memfd_create("result")
     output_fd = os.memfd_create("output")
-    _reset_peak_rss()
-    base_rss_kb = _rss_kb()
+    base_r, base_w = os.pipe()
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child never returns from here
+        os.close(base_r)
         _child(code, filename, header["method"], args, limits, result_fd, output_fd,
-               seccomp=seccomp, close=(proto_in, proto_out))
+               seccomp=seccomp, close=(proto_in, proto_out), base_fd=base_w)
+    os.close(base_w)
+    base_rss_kb = _read_baseline(base_r)
     timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
     _, wait_status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - start) * 1000
@@ -208,6 +210,19 @@ def _wait_until_exit(pid: int, wall_s: float) -> bool:
             os.close(pidfd)
 
 
+def _read_baseline(fd: int) -> int:
+    """The child's RSS once its walls are up, written before any submission code could run.
+
+    A forked child's ru_maxrss counts what it inherited (and not all of it: file pages are not
+    copied at fork), so only a figure taken in the child itself separates the run's own memory.
+    """
+    try:
+        data = os.read(fd, 8)
+    finally:
+        os.close(fd)
+    return struct.unpack(">Q", data)[0] if len(data) == 8 else 0
+
+
 def _read_memfd(fd: int, limit: int) -> bytes:
     return os.pread(fd, limit, 0)
 
@@ -241,7 +256,7 @@ def _vm_bytes() -> int:
 # The child: walls first, then the submission.
 
 
-def _child(code, filename, method, args, limits, result_fd, output_fd, seccomp, close):
+def _child(code, filename, method, args, limits, result_fd, output_fd, seccomp, close, base_fd):
     runner = _Runner(result_fd, filename)
     try:
         for fd in close:
@@ -251,8 +266,7 @@ def _child(code, filename, method, args, limits, result_fd, output_fd, seccomp, 
         os.dup2(devnull, 0)
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
-        os.closerange(3, result_fd)  # everything but 0-2 and the result goes, output_fd included
-        os.closerange(result_fd + 1, 1 << 16)
+        _close_all_but({0, 1, 2, base_fd, result_fd})  # output_fd goes too: it lives on as 1 and 2
         if os.geteuid() == 0:  # no namespace to drop into: become nobody
             os.setgroups([])
             os.setgid(NOBODY)
@@ -260,7 +274,11 @@ def _child(code, filename, method, args, limits, result_fd, output_fd, seccomp, 
         _set_limits(limits)
         if seccomp is not None:
             _load_filter(seccomp, os.getpid())
+        _reset_peak_rss()
+        os.write(base_fd, struct.pack(">Q", _rss_kb()))
+        os.close(base_fd)
     except BaseException as exc:  # the walls failed: run nothing
+        import traceback as _t; _t.print_exc()
         try:
             os.write(result_fd, json.dumps({"status": "setup-failed", "message": repr(exc)}).encode())
         finally:
@@ -268,8 +286,16 @@ def _child(code, filename, method, args, limits, result_fd, output_fd, seccomp, 
     runner.run(code, method, args)
 
 
+def _close_all_but(keep: set[int]) -> None:
+    low = 0
+    for fd in sorted(keep) + [1 << 16]:
+        if fd > low:  # never an empty range: CPython turns closerange(0, 0) into "close all"
+            os.closerange(low, fd)
+        low = fd + 1
+
+
 def _set_limits(limits: dict) -> None:
-    cpu_s = max(1, math.ceil(limits["cpu_ms"] / 1000))
+    cpu_s = limits["cpu_ms"] // 1000 + 1  # strictly past the limit: a killed run measures over it
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
     address_space = _vm_bytes() + limits["memory_bytes"] + limits["address_slack_bytes"]
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
@@ -421,18 +447,14 @@ def _first_line(text: str) -> str:
 
 def _describe(value, kind: str) -> str:
     """Why a returned value is not an array of numbers, pointing at the first bad element."""
-    path, node = "", value
-    for _ in range(4):
-        if isinstance(node, (list, tuple)) and node:
-            bad = next((i for i, x in enumerate(node)
-                        if not isinstance(x, (int, float, list, tuple)) or isinstance(x, bool)), None)
-            if bad is not None:
-                item = node[bad]
-                return (f"element {path}[{bad}] is {type(item).__name__} {item!r:.40}, "
-                        "expected a number")
-            node, path = node[0], path + "[0]"
-        else:
-            break
+    stack = [("", value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack += [(f"{path}[{i}]", x) for i, x in reversed(list(enumerate(node)))]
+        elif isinstance(node, bool) or not isinstance(node, (int, float)):
+            if path and not hasattr(node, "__array__"):
+                return f"element {path} is {type(node).__name__} {node!r:.40}, expected a number"
     return f"the returned value has element type {kind}, expected numbers"
 
 

@@ -1,0 +1,374 @@
+"""The judge, through its real entry point: a submission file judged by `python -m judge`.
+
+Each test writes a real submission into a temporary folder and judges it against a small problem
+package built from gqa's problem.toml, with expected outputs chosen here, so that every verdict,
+every checker boundary and every hostile act has an exact expectation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GQA = ROOT / "problems" / "gqa"
+SAMPLE_INPUT = {
+    "X": [[1, 0, 1, 2], [0, 1, 1, 0]],
+    "W_Q": [[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 1, 0], [0, 1, 0, 1]],
+    "b_Q": [0, 0, 0, 0],
+    "W_K": [[1, 1], [0, 1], [1, 0], [0, 1]],
+    "b_K": [0, 0],
+    "W_V": [[1, 0], [1, 1], [0, 1], [0, 0]],
+    "b_V": [0, 0],
+    "h_q": 2,
+    "h_k": 1,
+    "W_O": [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 0]],
+    "b_O": [0, 0, 0, 0],
+}
+# Full-precision reference output for the sample (what the reference returns).
+SAMPLE_OUTPUT = None
+HEADER = "import numpy as np\nclass Solution:\n    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):\n"
+
+
+def _reference_output() -> list:
+    global SAMPLE_OUTPUT
+    if SAMPLE_OUTPUT is None:
+        namespace: dict = {}
+        exec(compile((GQA / "reference.py").read_text(), "reference.py", "exec"), namespace)
+        SAMPLE_OUTPUT = namespace["Solution"]().grouped_query_attention(*SAMPLE_INPUT.values())
+    return SAMPLE_OUTPUT
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory) -> Path:
+    """A problem package: gqa's problem.toml, the sample, and a test whose expected values probe the checker."""
+    root = tmp_path_factory.mktemp("pkg") / "gqa"
+    (root / "tests").mkdir(parents=True)
+    shutil.copy(GQA / "problem.toml", root / "problem.toml")
+    sample = {"input": SAMPLE_INPUT, "expected": _reference_output(), "category": "sample"}
+    (root / "tests" / "001-sample.json").write_text(json.dumps(sample))
+    probe = {"input": SAMPLE_INPUT, "expected": [[0.0, 1e6, 1e-9, 2.0], [0.0, 0.0, 0.0, 0.0]], "category": "probe"}
+    (root / "tests" / "002-probe.json").write_text(json.dumps(probe))
+    return root
+
+
+def workers(label: Path) -> set[int]:
+    """Pids of sandbox processes judging `label` (to prove a judging leaves none behind)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if str(label).encode() in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def judge(tmp_path: Path, body: str, package: Path, *extra: str, header: str = HEADER, env: dict | None = None):
+    """Judge a submission whose method body is `body`; returns (exit code, JSON report)."""
+    sub = tmp_path / "submission.py"
+    sub.write_text(header + textwrap.indent(textwrap.dedent(body), " " * 8) if header else textwrap.dedent(body))
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge", str(sub), "--problem", str(package), "--json", *extra],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})},
+    )
+    assert not workers(sub), "a sandbox process outlived the judging"
+    assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_reference_is_accepted(tmp_path, package):
+    code, report = judge(tmp_path, "", package, "--tests", "001", header=(GQA / "reference.py").read_text())
+    assert (code, report["verdict"], report["passed"], report["total"]) == (0, "AC", 1, 1)
+    assert report["tests"][0]["max_abs_err"] == 0.0
+    assert set(report["tests"][0]) == {"name", "verdict", "time_ms", "memory_mb", "max_abs_err", "max_rel_err", "message"}
+
+
+def test_numpy_array_and_list_of_rows_both_accepted(tmp_path, package):
+    ref = _reference_output()
+    for ret in (f"np.array({ref!r})", f"[np.array(r) for r in {ref!r}]", f"tuple(tuple(r) for r in {ref!r})"):
+        code, report = judge(tmp_path, f"return {ret}\n", package, "--tests", "001")
+        assert report["verdict"] == "AC", (ret, report)
+
+
+# Checker: the probe test expects [[0, 1e6, 1e-9, 2], [0, 0, 0, 0]] with abs = rel = 1e-6.
+@pytest.mark.parametrize("row, verdict, why", [
+    ("[1e-6, 1e6, 1e-9, 2.0]", "AC", "exactly at the absolute tolerance"),
+    ("[1.0000001e-6, 1e6, 1e-9, 2.0]", "WA", "just past the absolute tolerance"),
+    ("[0.0, 1e6 + 1.0, 1e-9, 2.0]", "AC", "exactly at the relative tolerance (1e-6 * 1e6 = 1)"),
+    ("[0.0, 1e6 + 1.0000002, 1e-9, 2.0]", "WA", "just past the relative tolerance"),
+    ("[0.0, 1e6 + 0.5, 1e-9, 2.0]", "AC", "absolute error 0.5 passes by relative error"),
+    ("[0.0, 1e6, 5e-7, 2.0]", "AC", "relative error 500 passes by absolute error"),
+    ("[-1e-6, 1e6, 1e-9, 2.0]", "AC", "expected 0 allows the absolute tolerance either side"),
+    ("[0.0, 1e6, 1e-9, 2.0 + 2.1e-6]", "WA", "2.1e-6 off a 2 exceeds both rules"),
+])
+def test_checker_boundaries(tmp_path, package, row, verdict, why):
+    code, report = judge(tmp_path, f"return [{row}, [0.0, 0.0, 0.0, 0.0]]\n", package, "--tests", "002")
+    assert report["verdict"] == verdict, why
+    assert code == (0 if verdict == "AC" else 1)
+
+
+@pytest.mark.parametrize("ret, message", [
+    ("[[float('nan'), 1e6, 1e-9, 2.0], [0.0] * 4]", "row 0, column 0 is nan (1 of 8 elements are not finite)"),
+    ("[[0.0, float('inf'), 1e-9, 2.0], [0.0] * 4]", "row 0, column 1 is inf (1 of 8 elements are not finite)"),
+    ("[0.0, 1e6, 1e-9, 2.0, 0.0, 0.0, 0.0, 0.0]", "returned shape (8,), expected (2, 4) (the right number of elements: reshape it)"),
+    ("[[0.0, 1e6, 1e-9, 2.0]]", "returned shape (1, 4), expected (2, 4)"),
+    ("None", "the method returned None"),
+    ("[[0.0, 1e6, 1e-9, 2.0], ['0', 0.0, 0.0, 0.0]]", "element [1][0] is str '0', expected a number"),
+    ("[[0.0, 1e6, 1e-9, 2.0], [None, 0.0, 0.0, 0.0]]", "element [1][0] is NoneType None, expected a number"),
+])
+def test_checker_rejects_bad_values_with_reason(tmp_path, package, ret, message):
+    code, report = judge(tmp_path, f"return {ret}\n", package, "--tests", "002")
+    assert (code, report["verdict"]) == (1, "WA")
+    assert report["tests"][0]["message"] == message
+
+
+def test_ragged_rows_are_wrong_answer(tmp_path, package):
+    code, report = judge(tmp_path, "return [[0.0, 1e6, 1e-9, 2.0], [0.0, 0.0]]\n", package, "--tests", "002")
+    assert report["verdict"] == "WA"
+    assert report["tests"][0]["message"].startswith("the returned value is not a rectangular array of numbers")
+
+
+def test_wrong_answer_names_first_mismatch(tmp_path, package):
+    code, report = judge(tmp_path, "return [[0.0, 1e6, 1e-9, 2.5], [0.0, 0.0, 0.0, 0.0]]\n", package, "--tests", "002")
+    assert report["tests"][0]["message"] == (
+        "row 0, column 3: expected 2.0, got 2.5 (error 0.5 > allowed 2e-06); 1 of 8 elements differ")
+
+
+def test_stops_at_first_failure_and_all_runs_every_test(tmp_path, package):
+    body = "return np.zeros((2, 4))\n"
+    _, report = judge(tmp_path, body, package)
+    assert [t["verdict"] for t in report["tests"]] == ["WA"] and report["total"] == 2
+    _, report = judge(tmp_path, body, package, "--all")
+    assert [t["verdict"] for t in report["tests"]] == ["WA", "WA"] and report["passed"] == 0
+
+
+def test_runtime_error_shows_own_frames(tmp_path, package):
+    code, report = judge(tmp_path, "x = [1, 2]\nreturn x[5]\n", package)
+    assert (code, report["verdict"]) == (1, "RE")
+    assert report["tests"][0]["message"] == "IndexError: list index out of range"
+    text = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", str(package)],
+                          capture_output=True, text=True, cwd=ROOT).stdout
+    assert 'File "submission.py", line 5, in grouped_query_attention' in text
+    assert "worker.py" not in text  # the judge's own frames are cut
+    assert f"rerun it: python -m judge {tmp_path / 'submission.py'} --problem {package} --tests 001-sample" in text
+
+
+@pytest.mark.parametrize("source, message", [
+    ("class Solution:\n    def grouped_query_attention(self, X\n", "SyntaxError"),
+    ("import no_such_module_here\nclass Solution:\n    def grouped_query_attention(self, *a):\n        return 0\n",
+     "importing the file failed: ModuleNotFoundError: No module named 'no_such_module_here'"),
+    ("class Solution:\n    def grouped_query_attention(self, *a):\n        return 0\ndel Solution\n",
+     "the file defines no class Solution"),
+])
+def test_compile_errors(tmp_path, package, source, message):
+    code, report = judge(tmp_path, source, package, header="")
+    assert (code, report["verdict"]) == (1, "CE")
+    assert message in report["message"]
+
+
+def test_wrong_method_name_is_a_usage_error(tmp_path):
+    sub = tmp_path / "s.py"
+    sub.write_text("class Solution:\n    def attention(self, X):\n        return X\n")
+    proc = subprocess.run([sys.executable, "-m", "judge", str(sub)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"error: {sub}: cannot tell the problem: its Solution defines attention")
+    assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["/no/such/file.py"], "error: /no/such/file.py: no such file\n"),
+    (["tests/test_judge.py", "--problem", "nope"], "error: unknown problem 'nope': known problems are gqa (P4497), mha (MHA), mqa (MQA)\n"),
+])
+def test_usage_errors(argv, message):
+    proc = subprocess.run([sys.executable, "-m", "judge", *argv], capture_output=True, text=True, cwd=ROOT)
+    assert (proc.returncode, proc.stderr) == (2, message)
+
+
+def test_busy_loop_is_time_limit_exceeded(tmp_path, package):
+    code, report = judge(tmp_path, "while True:\n    pass\n", package)
+    assert (code, report["verdict"]) == (1, "TLE")
+    assert report["tests"][0]["time_ms"] >= 1000
+
+
+def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
+    code, report = judge(tmp_path, "import time\ntime.sleep(60)\n", package)
+    assert report["verdict"] == "TLE"
+    assert report["tests"][0]["message"].startswith("still running after 3.0 s of wall-clock time")
+
+
+def test_patched_clocks_do_not_hide_cpu_time(tmp_path, package):
+    body = """
+    import time
+    for name in ("time", "perf_counter", "process_time", "monotonic", "thread_time"):
+        setattr(time, name, lambda: 0.0)
+    while True:
+        pass
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "TLE" and report["tests"][0]["time_ms"] >= 1000
+
+
+def test_ignoring_sigterm_and_sigxcpu_still_ends(tmp_path, package):
+    body = """
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGXCPU, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+    while True:
+        pass
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "TLE"
+
+
+def test_stopping_itself_is_time_limit_exceeded(tmp_path, package):
+    code, report = judge(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)\n", package)
+    assert report["verdict"] == "TLE"
+
+
+def test_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
+    code, report = judge(tmp_path, "blocks = [bytearray(64 << 20) for _ in range(16)]\nreturn blocks\n", package)
+    assert (code, report["verdict"]) == (1, "MLE")
+
+
+def test_numpy_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
+    code, report = judge(tmp_path, "a = np.ones((1 << 30,))\nreturn a\n", package)
+    assert report["verdict"] == "MLE"
+
+
+def test_memory_below_limit_is_measured_not_punished(tmp_path, package):
+    ref = _reference_output()
+    body = f"a = np.ones(100 << 17)  # 100 MiB, touched\nreturn {ref!r}\n"
+    code, report = judge(tmp_path, body, package, "--tests", "001")
+    assert report["verdict"] == "AC"
+    assert 95 <= report["tests"][0]["memory_mb"] <= 130
+
+
+def test_stdout_flood_is_output_limit_exceeded(tmp_path, package):
+    code, report = judge(tmp_path, "while True:\n    print('x' * 1000)\n", package)
+    assert (code, report["verdict"]) == (1, "OLE")
+
+
+def test_reading_the_tests_finds_nothing(tmp_path, package):
+    body = f"""
+    import glob, json, os
+    paths = glob.glob({str(ROOT)!r} + "/problems/*/tests/*.json") + glob.glob({str(package)!r} + "/tests/*.json")
+    for top in ("/work", "/root", "/home", "/tmp", "/opt", os.getcwd()):
+        paths += glob.glob(top + "/**/*-sample.json", recursive=True)
+    if not paths:
+        raise FileNotFoundError("no test file visible")
+    return json.load(open(paths[0]))["expected"]
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "RE"
+    assert report["tests"][0]["message"] == "FileNotFoundError: no test file visible"
+
+
+def test_writing_into_the_checkout_fails(tmp_path, package):
+    target = ROOT / "pwned.txt"
+    code, report = judge(tmp_path, f"open({str(target)!r}, 'w').write('x')\n", package)
+    assert report["verdict"] == "RE"
+    assert not target.exists()
+
+
+def test_fork_is_refused(tmp_path, package):
+    code, report = judge(tmp_path, "import os\nos.fork()\n", package)
+    assert report["verdict"] == "RE"
+    assert report["tests"][0]["message"] == "PermissionError: [Errno 1] Operation not permitted"
+
+
+def test_starting_programs_is_refused(tmp_path, package):
+    code, report = judge(tmp_path, "import subprocess\nsubprocess.run(['/bin/sh', '-c', 'true'])\n", package)
+    assert report["verdict"] == "RE"
+    assert "PermissionError" in report["tests"][0]["message"]
+
+
+def test_network_is_refused(tmp_path, package):
+    code, report = judge(tmp_path, "import socket\nsocket.create_connection(('127.0.0.1', 22), timeout=1)\n", package)
+    assert report["verdict"] == "RE"
+    assert "PermissionError" in report["tests"][0]["message"]
+
+
+def test_killing_the_judge_fails(tmp_path, package):
+    body = """
+    import os, signal
+    errors = []
+    for target in (os.getppid(), 1, -1, 0):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError as exc:
+            errors.append(exc.errno)
+    raise RuntimeError(f"survived: {errors}")
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "RE"
+    assert report["tests"][0]["message"] == "RuntimeError: survived: [1, 1, 1, 1]"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("import sys\nsys.exit(0)\n", "SystemExit: 0"),
+    ("import os\nos._exit(0)\n", "the process exited (code 0) before the method returned a result"),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "killed by signal SIGSEGV"),
+])
+def test_exit_inside_the_method_is_runtime_error(tmp_path, package, body, message):
+    code, report = judge(tmp_path, body, package)
+    assert (code, report["verdict"]) == (1, "RE")
+    assert report["tests"][0]["message"] == message
+
+
+def test_patched_numpy_and_json_do_not_change_the_verdict(tmp_path, package):
+    body = """
+    import json
+    np.allclose = lambda *a, **k: True
+    np.isclose = lambda *a, **k: True
+    np.abs = lambda a: np.zeros_like(a)
+    np.asarray = lambda *a, **k: np.zeros((2, 4))
+    json.dumps = lambda *a, **k: '{"status": "ok", "shape": [2, 4]}'
+    json.loads = lambda *a, **k: {}
+    return [[9.0] * 4, [9.0] * 4]
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "WA"
+    assert report["tests"][0]["message"].startswith("row 0, column 0: expected 2.0")
+
+
+def test_threads_that_never_end_do_not_outlive_the_run(tmp_path, package):
+    ref = _reference_output()
+    body = f"""
+    import threading, time
+    for _ in range(4):
+        threading.Thread(target=time.sleep, args=(1000,)).start()
+    return {ref!r}
+    """
+    code, report = judge(tmp_path, body, package, "--tests", "001")
+    assert report["verdict"] == "AC"  # and judge() asserted no process is left
+
+
+def test_stdout_is_captured_and_never_parsed(tmp_path, package):
+    body = """
+    print('{"status": "ok", "shape": [2, 4]}')
+    print('AC')
+    return [[1.0] * 4] * 2
+    """
+    sub = tmp_path / "submission.py"
+    sub.write_text(HEADER + textwrap.indent(textwrap.dedent(body), " " * 8))
+    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1
+    assert "Verdict: WA (Wrong Answer) on test 001-sample: 0/2 tests passed" in proc.stdout
+    assert "stdout/stderr (37 bytes):" in proc.stdout and "    AC" in proc.stdout
+
+
+def test_fallback_without_namespaces_still_walls_the_run(tmp_path, package):
+    code, report = judge(tmp_path, "import os\nos.fork()\n", package, env={"JUDGE_SANDBOX": "none"})
+    assert report["verdict"] == "RE"
+    assert report["isolation"].startswith("process only, files visible (disabled by JUDGE_SANDBOX=none)")
+    assert report["isolation"].endswith("+ rlimits + seccomp")
