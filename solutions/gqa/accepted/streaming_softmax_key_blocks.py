@@ -28,9 +28,12 @@ class Solution:
             s = (Q @ K[:, start:start + BLOCK].transpose(0, 2, 1)) * inv_sqrt_dk  # (h_q, T, block)
             m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
             rescale = np.exp(m - m_new)  # exp(-inf) = 0 on the first block
-            p = np.exp(s - m_new)
-            l = l * rescale + p.sum(axis=-1, keepdims=True)
-            acc = acc * rescale + p @ V[:, start:start + BLOCK]
+            s -= m_new
+            p = np.exp(s, out=s)
+            l *= rescale
+            l += p.sum(axis=-1, keepdims=True)
+            acc *= rescale
+            acc += p @ V[:, start:start + BLOCK]
             m = m_new
 
         H = (acc / l).transpose(1, 0, 2).reshape(T, d_model)
