@@ -99,12 +99,12 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
     if not tests:
         raise ProblemError(f"{where}: no [[test]] tables")
     recipes = [parse_recipe(problem, raw, f"{where}: test {i}", variants) for i, raw in enumerate(tests, 1)]
-    seen: dict[str, str] = {}
-    for recipe in recipes:
+    seen: dict[str, int] = {}
+    for number, recipe in enumerate(recipes, 1):
         key = recipe.canonical()
         if key in seen:
-            raise ProblemError(f"{recipe.where}: repeats {seen[key]} (the same recipe gives the same test)")
-        seen[key] = recipe.where
+            raise ProblemError(f"{recipe.where}: repeats test {seen[key]} (the same recipe gives the same test)")
+        seen[key] = number
     return recipes
 
 

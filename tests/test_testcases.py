@@ -1,0 +1,311 @@
+"""The stored tests and the generator that makes them (python -m testcases).
+
+The generator is exercised through its command line, the way `make testcases` runs it, always
+into a temporary folder: these tests never write into the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from problems import all_problems, load
+from testcases import oracle
+from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.expose import EXPOSE_MIN_TOLERANCES
+from testcases.recipes import CATEGORIES
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBLEMS = all_problems()
+P4497_SAMPLE = {
+    "X": [[1, 0, 1, 2], [0, 1, 1, 0]],
+    "W_Q": [[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 1, 0], [0, 1, 0, 1]],
+    "b_Q": [0, 0, 0, 0],
+    "W_K": [[1, 1], [0, 1], [1, 0], [0, 1]],
+    "b_K": [0, 0],
+    "W_V": [[1, 0], [1, 1], [0, 1], [0, 0]],
+    "b_V": [0, 0],
+    "h_q": 2,
+    "h_k": 1,
+    "W_O": [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 1], [0, 1, 1, 0]],
+    "b_O": [0, 0, 0, 0],
+}
+P4497_OUTPUT = [[2.00, 2.02, 2.01, 2.01], [2.00, 2.30, 2.20, 2.11]]
+
+
+def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "testcases", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def stored(category: str | None = None) -> list[tuple]:
+    """(problem, path, data) for every stored test, optionally of one category."""
+    out = []
+    for problem in PROBLEMS:
+        for path in problem.test_files():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if category in (None, data["category"]):
+                out.append(pytest.param(problem, path, data, id=f"{problem.slug}/{path.name}"))
+    return out
+
+
+def attention(problem, inputs: dict, divide_by: str) -> np.ndarray:
+    """An independent loop-over-heads attention, scores divided by sqrt(d_k), sqrt(d_model) or 1.
+
+    It reads the head count from the shapes (h_k = width of W_K / d_k), so it serves GQA, MHA
+    (h_k = h_q) and MQA (h_k = 1) alike.
+    """
+    dims = problem.dims(problem.sizes_of(inputs))
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    d_k = dims["d_k"]
+    Q, K, V = (a["X"] @ a[f"W_{n}"] + a[f"b_{n}"] for n in "QKV")
+    h_q, h_k = Q.shape[1] // d_k, K.shape[1] // d_k
+    scale = {"d_k": math.sqrt(d_k), "d_model": math.sqrt(Q.shape[1]), "1": 1.0}[divide_by]
+    heads = []
+    for i in range(h_q):
+        g = i // (h_q // h_k)
+        scores = Q[:, i * d_k:(i + 1) * d_k] @ K[:, g * d_k:(g + 1) * d_k].T / scale
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        heads.append(weights / weights.sum(axis=1, keepdims=True) @ V[:, g * d_k:(g + 1) * d_k])
+    return np.hstack(heads) @ a["W_O"] + a["b_O"]
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("regenerated")
+    run = cli("all", "--out-dir", str(out))
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def test_regeneration_is_byte_identical(regenerated):
+    for problem in PROBLEMS:
+        fresh = sorted(p.name for p in (regenerated / problem.slug / "tests").glob("*.json"))
+        assert fresh == [p.name for p in problem.test_files()], problem.slug
+        for name in fresh:
+            assert (regenerated / problem.slug / "tests" / name).read_bytes() == (problem.tests_dir / name).read_bytes(), name
+        spec = regenerated / problem.slug / "spec.md"
+        if spec.is_file():  # only when the statement has generated blocks
+            assert spec.read_bytes() == problem.spec_path.read_bytes(), f"{problem.slug}: spec.md blocks are stale"
+
+
+def test_regenerated_tests_validate(regenerated):
+    run = cli("validate", "--out-dir", str(regenerated))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+
+
+@pytest.mark.parametrize(("problem", "path", "data"), stored())
+def test_reference_reproduces_expected(problem, path, data):
+    got = oracle.run(problem, data["input"])
+    expected = np.asarray(data["expected"])
+    assert got.shape == expected.shape
+    assert (np.abs(got - expected) / tolerance(problem, expected)).max() <= CONDITION_FRACTION
+
+
+def test_p4497_sample_is_gqa_test_001():
+    problem = load("P4497")
+    assert problem.slug == "gqa"
+    path = problem.tests_dir / "001-sample.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["input"] == P4497_SAMPLE
+    assert all(type(v) is int for row in data["input"]["X"] for v in row)  # integers stay integers
+    got = oracle.run(problem, data["input"])
+    assert np.round(got, 2).tolist() == P4497_OUTPUT
+    assert np.round(data["expected"], 2).tolist() == P4497_OUTPUT
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_every_category_and_order(problem):
+    tests = [json.loads(p.read_text(encoding="utf-8")) for p in problem.test_files()]
+    assert {t["category"] for t in tests} == set(CATEGORIES)
+    assert tests[0]["category"] == "sample"
+    sizes = [sum(np.size(v) for v in t["input"].values()) for t in tests[1:]]
+    assert sizes == sorted(sizes), "tests run from small to large"
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_edge_shapes(problem):
+    """T = 1, d_k = 1 and the smallest d_model among the edge tests (the sizes named in problem.toml)."""
+    seen = [problem.dims(problem.sizes_of(json.loads(p.read_text())["input"])) for p in problem.test_files()
+            if p.name.endswith("-edge.json")]
+    assert any(d["T"] == 1 for d in seen)
+    assert any(d["d_k"] == 1 for d in seen)
+    assert any(d["d_model"] == problem.sizes["d_model"].min for d in seen)
+    assert any(d["d_model"] & (d["d_model"] - 1) for d in seen), "a d_model that is not a power of two"
+
+
+def test_gqa_edge_groups():
+    problem = load("gqa")
+    seen = [problem.sizes_of(json.loads(p.read_text())["input"]) for p in problem.test_files()
+            if p.name.endswith("-edge.json")]
+    assert any(s["h_k"] == 1 for s in seen)
+    assert any(s["h_k"] * 2 == s["h_q"] for s in seen)
+    assert any(s["h_q"] // s["h_k"] != s["h_k"] for s in seen)
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_large_is_the_largest_allowed(problem):
+    large = [problem.sizes_of(json.loads(p.read_text())["input"]) for p in problem.test_files()
+             if p.name.endswith("-large.json")]
+    assert any(s["T"] == problem.sizes["T"].max and s["d_model"] == problem.sizes["d_model"].max for s in large)
+
+
+@pytest.mark.parametrize(("problem", "path", "data"), stored("soft"))
+def test_soft_tests_separate_the_scales(problem, path, data):
+    expected = np.asarray(data["expected"])
+    tol = tolerance(problem, expected)
+    assert (np.abs(attention(problem, data["input"], "d_k") - expected) / tol).max() < 1
+    for wrong in ("1", "d_model"):
+        assert (np.abs(attention(problem, data["input"], wrong) - expected) / tol).max() > EXPOSE_MIN_TOLERANCES
+
+
+@pytest.mark.parametrize(("problem", "path", "data"), stored("extreme"))
+def test_extreme_tests_overflow_an_unshifted_softmax(problem, path, data):
+    inputs = data["input"]
+    d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    Q, K = (a["X"] @ a[f"W_{n}"] + a[f"b_{n}"] for n in "QK")
+    largest = max(abs(Q[:, i * d_k:(i + 1) * d_k] @ K[:, j * d_k:(j + 1) * d_k].T).max()
+                  for i in range(Q.shape[1] // d_k) for j in range(K.shape[1] // d_k)) / math.sqrt(d_k)
+    assert largest > math.log(np.finfo(np.float64).max)
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_extreme_tests_reach_both_ends_as_integers_and_reals(problem):
+    tests = [json.loads(p.read_text())["input"] for p in problem.test_files() if p.name.endswith("-extreme.json")]
+    for arg in (a for a in problem.args if a.is_array):
+        for kind in (int, float):
+            values = [v for t in tests for v in np.ravel(t[arg.name]).tolist() if type(v) is kind]
+            assert min(values) == arg.range[0] and max(values) == arg.range[1], (arg.name, kind)
+
+
+@pytest.mark.parametrize(("problem", "path", "data"), stored("ties"))
+def test_ties_repeat_rows_of_X(problem, path, data):
+    rows = [tuple(r) for r in data["input"]["X"]]
+    assert len(set(rows)) < len(rows)
+
+
+def test_total_size_within_budget():
+    total = sum(p.stat().st_size for problem in PROBLEMS for p in problem.test_files())
+    assert total <= 20 * 1024 * 1024
+
+
+def test_new_reproduces_a_stored_test_from_the_command_line():
+    """The recipe of gqa's first soft test, typed as arguments, gives that test byte for byte."""
+    problem = load("gqa")
+    note = "small reals; a missing or wrong score scale moves the output far beyond tolerance"
+    run = cli("gqa", "--new", "category=soft", f"note={note}", "T=4", "d_model=8", "h_q=4", "h_k=2",
+              "scale.input=0.0015", "scale.weight=0.1", "scale.bias=0.1", 'expose=["no_scale", "sqrt_d_model"]')
+    assert run.returncode == 0, run.stderr
+    matches = [p for p in problem.test_files() if p.read_text() == run.stdout]
+    assert len(matches) == 1 and matches[0].name.endswith("-soft.json")
+
+
+def test_new_writes_out_file(tmp_path):
+    out = tmp_path / "one.json"
+    args = ["P4497", "--new", "category=edge", "T=2", "d_model=6", "h_q=3", "h_k=1", "values=int", "--out", str(out)]
+    assert cli(*args).returncode == 0
+    first = out.read_bytes()
+    assert cli(*args).returncode == 0
+    assert out.read_bytes() == first
+    data = json.loads(first)
+    assert list(data) == ["input", "expected", "category", "seed", "note"]
+    assert list(data["input"]) == list(load("gqa").arg_names)
+    assert all(type(v) is int for row in data["input"]["X"] for v in row)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["nosuch"], "error: unknown problem 'nosuch': known problems are gqa (P4497), mha (MHA), mqa (MQA)"),
+    (["gqa", "--new", "category=soft", "T=600", "d_model=8", "h_q=4", "h_k=2"],
+     "error: --new: T = 600 is outside [1, 512]"),
+    (["gqa", "--new", "category=soft", "T=4", "d_model=8", "h_q=3", "h_k=1"],
+     "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
+    (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
+     "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, input, limits, note, "
+     "scale, sizes, values)"),
+    (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
+     None),  # too small to expose anything: refused after every attempt
+    ([], "error: command line: say what to do: all, validate, or a problem (see python -m testcases --help)"),
+])
+def test_user_errors_are_one_line(args, message):
+    run = cli(*args)
+    assert run.returncode == 2
+    assert run.stdout == "" and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    if message is None:
+        assert run.stderr.startswith("error: --new: no acceptable draw in 20 attempts; last: variant no_scale")
+    else:
+        assert run.stderr == message + "\n"
+
+
+def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
+    """A copy of the gqa package with its own recipes (and reference) in a new folder."""
+    folder.mkdir(parents=True)
+    gqa = load("gqa")
+    (folder / "problem.toml").write_text(gqa.toml_path.read_text())
+    (folder / "reference.py").write_text(reference or gqa.reference_path.read_text())
+    (folder / "recipes.toml").write_text(recipes)
+    return folder
+
+
+@pytest.mark.parametrize(("recipes", "rule"), [
+    ('[[test]]\ncategory = "edge"\nsizes = {T = 600, d_model = 8, h_q = 4, h_k = 2}\n',
+     "test 1: T = 600 is outside [1, 512]"),
+    ('[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 4}\n',
+     "test 1: rule 'h_k < h_q' (h_k < h_q) fails for T = 2, d_model = 8, h_q = 4, h_k = 4"),
+    ('[[test]]\ncategory = "edgy"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n',
+     "test 1: category must be one of sample, edge, soft, extreme, ties, large, got 'edgy'"),
+    ('[[test]]\ncategory = "ties"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\ndistinct_rows = {X = 3}\n',
+     "test 1: distinct_rows for X must be a whole number in [1, 2], got 3"),
+    ('[[test]]\ncategory = "soft"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\nscale = {inputs = 0.1}\n',
+     "test 1: scale: 'inputs' is neither an array argument nor a group (bias, input, weight)"),
+    ('[[test]]\ncategory = "soft"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\nexpose = ["no_scale"]\n',
+     "test 1: expose names unknown variant(s) ['no_scale'] (known: none)"),
+    ('[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n'
+     '[[test]]\ncategory = "edge"\nnote = "again"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n',
+     "test 2: repeats test 1 (the same recipe gives the same test)"),
+    ('[[test]]\ncategory = "sample"\n[test.input]\nX = [[2000]]\nW_Q = [[1]]\nb_Q = [0]\nW_K = [[1]]\nb_K = [0]\n'
+     'W_V = [[1]]\nb_V = [0]\nh_q = 1\nh_k = 1\nW_O = [[1]]\nb_O = [0]\n',
+     "test 1: input: X: d_model = 1 is outside [2, 256]"),
+])
+def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
+    folder = package(tmp_path / "pkg", recipes)
+    run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
+    where = f"{folder / 'recipes.toml'}"
+    assert (run.returncode, run.stderr) == (2, f"error: {where}: {rule}\n")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ("return [[float('inf')] * len(X[0])] * len(X)", "the expected output is not finite"),
+    # A result that depends on the precision: what an ill-conditioned test looks like.
+    ("return (np.ones((len(X), len(X[0]))) * (1 + 1e9 * np.finfo(self.dtype).eps)).tolist()",
+     "float64 and longdouble differ by 0.222 of the tolerance at (0, 0)"),
+])
+def test_unacceptable_draws_are_redrawn_then_refused(tmp_path, body, reason):
+    reference = ("import numpy as np\n\nclass Solution:\n    dtype = np.float64\n\n"
+                 "    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):\n"
+                 f"        {body}\n")
+    folder = package(tmp_path / "pkg", '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 4, h_q = 2, h_k = 1}\n',
+                     reference)
+    run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
+    assert run.returncode == 2
+    assert run.stderr == (f"error: {folder / 'recipes.toml'}: test 1: no acceptable draw in 20 attempts; "
+                          f"last: {reason}\n")
+
+
+def test_seeds_depend_on_the_recipe_not_its_position(tmp_path):
+    """Adding a recipe in front leaves the other test byte-identical."""
+    one = '[[test]]\ncategory = "edge"\nnote = "a"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n'
+    other = '[[test]]\ncategory = "soft"\nnote = "b"\nsizes = {T = 2, d_model = 4, h_q = 2, h_k = 1}\nscale = 0.01\n'
+    first, second = package(tmp_path / "a", one), package(tmp_path / "b", other + one)
+    assert cli(str(first), "--out-dir", str(tmp_path / "out1")).returncode == 0
+    assert cli(str(second), "--out-dir", str(tmp_path / "out2")).returncode == 0
+    alone = (tmp_path / "out1" / "gqa" / "tests" / "001-edge.json").read_bytes()
+    assert (tmp_path / "out2" / "gqa" / "tests" / "002-edge.json").read_bytes() == alone
