@@ -239,13 +239,15 @@ def recipe_from_pairs(problem: Problem, pairs: list[str], variants: dict[str, Va
         if not eq or not key:
             raise ProblemError(f"--new: '{pair}' is not key=value")
         value = _value(text)
+        head, dot, sub = key.partition(".")
         if key in problem.sizes:
-            raw.setdefault("sizes", {})[key] = value
-        elif "." in key:
-            head, _, sub = key.partition(".")
-            raw.setdefault(head, {})[sub] = value
-        else:
+            head, dot, sub = "sizes", ".", key
+        if not dot:
             raw[key] = value
+        elif isinstance(raw.setdefault(head, {}), dict):
+            raw[head][sub] = value
+        else:
+            raise ProblemError(f"--new: '{pair}' adds to {head}, which is already given as {raw[head]!r}")
     return parse_recipe(problem, raw, "--new", variants or {})
 
 
