@@ -1,0 +1,17 @@
+# Accepted: queries scaled by 1/sqrt(d_k) before the product (another rounding order), softmax normalised after multiplying by V.
+import numpy as np
+
+
+class Solution:
+    def multi_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, num_heads, W_O, b_O):
+        X = np.asarray(X, dtype=np.float64)
+        T, d_model = X.shape
+        d_k = d_model // num_heads
+        Q = (X @ np.asarray(W_Q, float) + np.asarray(b_Q, float)) / np.sqrt(d_k)
+        Q = Q.reshape(T, num_heads, d_k).transpose(1, 0, 2)  # (heads, T, d_k)
+        K = X @ np.asarray(W_K, float) + np.asarray(b_K, float)  # (T, d_k), shared
+        V = X @ np.asarray(W_V, float) + np.asarray(b_V, float)
+        S = Q @ K.T
+        P = np.exp(S - S.max(axis=-1, keepdims=True))
+        H = (P @ V) / P.sum(axis=-1, keepdims=True)
+        return H.transpose(1, 0, 2).reshape(T, d_model) @ np.asarray(W_O, float) + np.asarray(b_O, float)
