@@ -169,15 +169,21 @@ def _require(data: dict, key: str, kind: type | tuple[type, ...], path: Path):
     return data[key]
 
 
+def read_toml(path: Path, needed: str, where: str | None = None) -> dict:
+    """One TOML file of a package; missing or malformed, a ProblemError naming it (`where`)."""
+    where = where or str(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProblemError(f"{where}: no such file ({needed})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProblemError(f"{where}: not valid TOML ({exc})") from None
+
+
 def load_path(root: Path) -> Problem:
     """Read one package folder; any defect in problem.toml is a ProblemError naming the key."""
     path = root / "problem.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProblemError(f"{path}: no such file (every problem package needs problem.toml)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProblemError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, "every problem package needs problem.toml")
     tol = _require(data, "tolerance", dict, path)
     sizes = {
         name: Size(name, int(spec["min"]), int(spec["max"]), spec.get("description", ""))

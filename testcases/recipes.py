@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from problems import Problem, ProblemError
+from problems.package import read_toml
 from problems.expr import ExprError, evaluate, names
 
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
@@ -118,12 +119,7 @@ def load_variants(problem: Problem) -> dict[str, Variant]:
 
 def _read(path: Path) -> dict:
     where = shown(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProblemError(f"{where}: no such file (each problem needs its recipes)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProblemError(f"{where}: not valid TOML ({exc})") from None
+    data = read_toml(path, "each problem needs its recipes", where)
     unknown = set(data) - {"variants", "test"}
     if unknown:
         raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' (allowed: variants, test)")
