@@ -1,0 +1,310 @@
+"""`python -m testcases.verify [PROBLEM ...]`: prove each problem package with its bundled submissions.
+
+A problem is only trustworthy when its tests are valid, its expected outputs are the reference's,
+its tests accept every correct solution and reject every wrong one, and its time limit separates
+the intended solution from the slow one with room to spare. Kattis' verifyproblem and Polygon
+prove exactly this; here, for every problem, in order:
+
+1. every stored test passes the validator;
+2. the reference reproduces every stored expected output within 1% of the tolerance;
+3. every accepted solution is AC, its slowest test within 1/5 of the time limit (time_multiplier 5);
+   times are the judge's CPU times;
+4. every wrong_answer solution gets WA (the table names the first test rejecting it); a test
+   category that rejects none of them is reported as dead weight (a warning, not a failure);
+5. every time_limit_exceeded solution is right on every test it finishes and takes more than twice
+   the time limit (safety margin 2) on at least one;
+6. every run_time_error solution gets RE (any other folder: its own verdict).
+
+It prints one table as it goes and stops at the first violation with one line naming the file and
+the rule: exit 1. Exit 0 when everything holds, 2 for a usage error (unknown problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from judge.bundled import SOLUTIONS, Bundled, bundled
+from judge.judging import Report, TestResult, judge_file
+from problems import Problem, ProblemError, load, load_path, read_test
+from problems.package import ROOT as PROBLEMS
+from testcases import oracle
+from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.recipes import shown
+from testcases.validate import validate_problem
+
+TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit / 5
+MEASUREMENTS = 3  # runs of an accepted solution over that budget before it is a violation
+SAFETY_MARGIN = 2  # a too-slow solution takes more than limit * 2 on some test
+SLOW_CUT = 3  # slow solutions are judged with limit * 3, so that a time past limit * 2 can show
+REFERENCE_SHARE = CONDITION_FRACTION  # 1% of the tolerance: what the generator kept every test within
+HEADER = f"{'problem':<8} {'submission':<46} {'expected':<9} {'obtained':<9} {'slowest':>9}  first failing test"
+
+
+class Violation(Exception):
+    """A rule the package breaks: one line naming the file and the rule."""
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    problem: str
+    submission: str
+    expected: str
+    obtained: str
+    slowest: str = "-"
+    failing: str = "-"
+
+    def __str__(self) -> str:
+        return (f"{self.problem:<8} {self.submission:<46} {self.expected:<9} {self.obtained:<9} "
+                f"{self.slowest:>9}  {self.failing}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m testcases.verify",
+                                     description="Prove each problem package with its bundled submissions.")
+    parser.add_argument("problems", nargs="*", metavar="PROBLEM", help="slug, id or package folder (default: all)")
+    parser.add_argument("--problems-dir", type=Path, default=PROBLEMS, metavar="DIR",
+                        help="where the problem packages are")
+    parser.add_argument("--solutions-dir", type=Path, default=SOLUTIONS, metavar="DIR",
+                        help="where solutions/<slug>/<expected verdict>/*.py are")
+    args = parser.parse_args(argv)
+    try:
+        problems = select(args.problems, args.problems_dir)
+    except ProblemError as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 2
+    print(HEADER)
+    print("-" * len(HEADER), flush=True)
+    try:
+        for problem in problems:
+            verify_problem(problem, args.solutions_dir, show)
+    except (Violation, ProblemError) as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 1
+    print(f"\nverify: {', '.join(p.slug for p in problems)}: every check holds.")
+    return 0
+
+
+def show(line: object) -> None:
+    print(line, flush=True)
+
+
+def select(names: list[str], folder: Path) -> list[Problem]:
+    """The problems named (slug or id, any case, or a package folder), or every package in `folder`."""
+    known = [load_path(p.parent) for p in sorted(folder.glob("*/problem.toml"))]
+    if not names:
+        if not known:
+            raise ProblemError(f"{folder}: no problem packages (folders with problem.toml)")
+        return known
+    chosen = []
+    for name in names:
+        if "/" in name or name.startswith("."):
+            chosen.append(load(name))
+            continue
+        match = [p for p in known if name.lower() in (p.slug.lower(), p.id.lower())]
+        if not match:
+            choices = ", ".join(f"{p.slug} ({p.id})" for p in known) or "none"
+            raise ProblemError(f"unknown problem '{name}': {shown(folder)}/ holds {choices}")
+        chosen.append(match[0])
+    return chosen
+
+
+def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
+    """The six checks on one problem, in order; raises Violation at the first one broken."""
+    check_tests(problem, out)
+    check_reference(problem, out)
+    entries = bundled(problem, solutions)
+    if not any(e.expected == "AC" for e in entries):
+        raise Violation(f"{shown(solutions / problem.slug / 'accepted')}: no accepted solution "
+                        "(a package needs one to prove its tests and time limit)")
+    rejecting: set[str] = set()  # the tests that reject at least one wrong_answer solution
+    for entry in entries:
+        report = CHECKS.get(entry.expected, check_other)(entry, problem)
+        if entry.expected == "WA":
+            rejecting |= {t.name for t in report.tests if t.verdict != "AC"}
+        out(row(problem, entry, report))
+    wrong = sum(e.expected == "WA" for e in entries)
+    if wrong:
+        for warning in dead_weight(problem, rejecting, wrong):
+            out(warning)
+
+
+def check_tests(problem: Problem, out: Callable[[object], None]) -> None:
+    """Rule 1: every stored test obeys problem.toml (the generator's own validator decides)."""
+    messages = validate_problem(problem)
+    if messages:
+        more = f" (and {len(messages) - 1} more violations)" if len(messages) > 1 else ""
+        raise Violation(f"{messages[0]}{more}")
+    count = len(problem.test_files())
+    out(Row(problem.slug, f"tests/ ({count} files)", "valid", "valid"))
+
+
+def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
+    """Rule 2: reference.py reproduces every expected output within 1% of the tolerance.
+
+    A stored value the reference no longer gives (a hand edit, a changed reference) would judge
+    solutions against something else than the problem's own definition.
+    """
+    worst = 0.0
+    for path in problem.test_files():
+        case = read_test(problem, path)
+        got = oracle.run(problem, case.input)
+        expected = np.asarray(case.expected, dtype=np.float64)
+        if got.shape != expected.shape:
+            raise Violation(f"{shown(path)}: reference.py returns shape {got.shape} but the test "
+                            f"stores expected of shape {expected.shape}")
+        allowed = tolerance(problem, expected)
+        with np.errstate(invalid="ignore"):
+            share = np.abs(got - expected) / allowed
+        share = np.where(np.isnan(share), np.inf, share)  # a non-finite result matches nothing
+        if share.size == 0:
+            continue
+        index = np.unravel_index(int(np.argmax(share)), share.shape)
+        if share[index] > REFERENCE_SHARE:
+            where = "".join(f"[{i}]" for i in index)
+            stored, ours = float(expected[index]), float(got[index])
+            raise Violation(f"{shown(path)}: expected{where} = {stored!r} but reference.py gives "
+                            f"{ours!r}: off by {abs(ours - stored):.3g}, more than "
+                            f"{_percent(REFERENCE_SHARE)} of the tolerance ({REFERENCE_SHARE * allowed[index]:.3g})")
+        worst = max(worst, float(share[index]))
+    out(Row(problem.slug, "reference.py", "<=1% tol", _percent(worst)))
+
+
+def check_accepted(entry: Bundled, problem: Problem) -> Report:
+    """Rule 3: AC on every test, the slowest within limit / 5, so the limit leaves slack for slower
+    correct solutions and slower machines.
+
+    Other processes on the machine only ever add CPU time (shared caches and cores), so a solution
+    over the budget is judged again, up to MEASUREMENTS runs in all, and each test keeps its
+    fastest time: like timeit, the minimum is the solution's own cost.
+    """
+    budget = problem.time_limit_ms / TIME_MULTIPLIER
+    report = judge_file(entry.path, problem, problem.test_files())
+    _require_verdict(entry, report, "AC")
+    runs = 1
+    while _slowest(report).time_ms > budget and runs < MEASUREMENTS:
+        again = judge_file(entry.path, problem, problem.test_files())
+        _require_verdict(entry, again, "AC")
+        for test, retest in zip(report.tests, again.tests):
+            test.time_ms = min(test.time_ms, retest.time_ms)
+        runs += 1
+    slow = _slowest(report)
+    if slow.time_ms > budget:
+        raise Violation(f"{shown(entry.path)}: accepted solution's slowest test {slow.name} took "
+                        f"{slow.time_ms:.0f} ms (fastest of {runs} runs), more than 1/{TIME_MULTIPLIER} "
+                        f"of the {problem.time_limit_ms} ms limit")
+    return report
+
+
+def _slowest(report: Report) -> TestResult:
+    return max(report.tests, key=lambda t: t.time_ms or 0)
+
+
+def check_wrong(entry: Bundled, problem: Problem) -> Report:
+    """Rule 4: WA, judged on every test so that each test's rejections can be counted."""
+    report = judge_file(entry.path, problem, problem.test_files(), run_all=True)
+    _require_verdict(entry, report, "WA")
+    return report
+
+
+def check_slow(entry: Bundled, problem: Problem) -> Report:
+    """Rule 5: right on every test it finishes, and past twice the limit on one.
+
+    It is judged with the limit raised to 3x (a run at the real limit is cut before it can show
+    2x); every test is run, so a wrong result on any test it finishes is found.
+    """
+    limit = problem.time_limit_ms
+    report = judge_file(entry.path, problem, problem.test_files(), run_all=True,
+                        time_limit_ms=limit * SLOW_CUT)
+    wrong = next((t for t in report.tests if t.verdict not in ("AC", "TLE")), None)
+    if wrong is not None or report.verdict not in ("AC", "TLE"):
+        where = f"{wrong.verdict} on test {wrong.name} ({wrong.message})" if wrong else \
+            f"{report.verdict} ({report.message})"
+        raise Violation(f"{shown(entry.path)}: time_limit_exceeded solution got {where}; it must be "
+                        "right on every test it finishes")
+    slow = _slowest(report)
+    if (slow.time_ms or 0) <= SAFETY_MARGIN * limit:
+        raise Violation(f"{shown(entry.path)}: time_limit_exceeded solution's slowest test {slow.name} "
+                        f"took {slow.time_ms:.0f} ms, not more than {SAFETY_MARGIN} times the {limit} ms limit")
+    return report
+
+
+def check_other(entry: Bundled, problem: Problem) -> Report:
+    """Rule 6 (run_time_error), and any other folder: the verdict its folder names."""
+    report = judge_file(entry.path, problem, problem.test_files())
+    _require_verdict(entry, report, entry.expected)
+    return report
+
+
+CHECKS: dict[str, Callable[[Bundled, Problem], Report]] = {
+    "AC": check_accepted, "WA": check_wrong, "TLE": check_slow,
+}
+
+
+def _require_verdict(entry: Bundled, report: Report, wanted: str) -> None:
+    if report.verdict == wanted:
+        return
+    folder = entry.path.parent.name
+    failure = report.first_failure
+    if report.verdict == "AC":
+        got = f"AC on all {report.total} tests"
+        if wanted == "WA":
+            got += " (no test rejects it)"
+    elif failure is not None:
+        got = f"{report.verdict} on test {failure.name} ({failure.message})"
+    else:
+        got = f"{report.verdict} ({report.message})"
+    raise Violation(f"{shown(entry.path)}: {folder} solution got {got}, expected {wanted}")
+
+
+def row(problem: Problem, entry: Bundled, report: Report) -> Row:
+    """The table line of a judged submission; a slow one shows its verdict under the real limit."""
+    limit = problem.time_limit_ms
+    slowest = max((t.time_ms or 0 for t in report.tests), default=0.0)
+    obtained, failure = report.verdict, report.first_failure
+    failing = failure.name if failure else "-"
+    shown_time = f"{slowest:.0f} ms"
+    if entry.expected == "TLE":
+        over = [t for t in report.tests if (t.time_ms or 0) > limit]
+        obtained = "TLE" if over else "AC"
+        failing = over[0].name if over else "-"
+        if report.verdict == "TLE":
+            shown_time = f">{limit * SLOW_CUT} ms"
+    elif entry.expected == "WA":
+        count = sum(t.verdict != "AC" for t in report.tests)
+        failing += f" (+{count - 1} more)" if count > 1 else ""
+    return Row(problem.slug, entry.label, entry.expected, obtained, shown_time, failing)
+
+
+def dead_weight(problem: Problem, rejecting: set[str], wrong: int) -> list[str]:
+    """Warnings for test categories that reject none of the wrong solutions.
+
+    Such tests cost judging time without telling any known mistake from the right answer; they
+    may still guard against a mistake nobody has bundled yet, so this is a warning only.
+    """
+    categories: dict[str, list[str]] = {}
+    for path in problem.test_files():
+        case = read_test(problem, path)
+        categories.setdefault(case.category, []).append(case.name)
+    warnings = []
+    for category, names in categories.items():
+        if rejecting.isdisjoint(names):
+            warnings.append(f"verify: warning: {shown(problem.tests_dir)}: category '{category}' "
+                            f"({', '.join(names)}) rejects none of the {wrong} wrong_answer solutions: "
+                            "dead weight")
+    return warnings
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.2g}%" if share < 0.1 else f"{share * 100:,.0f}%"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
