@@ -101,6 +101,7 @@ def _bwrap_command(bwrap: str, hidden: list[Path], label: str) -> list[str]:
         elif os.path.isdir(top):
             cmd += ["--ro-bind", top, top]
     cmd += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # before the roots: one may be under /tmp
     roots = _python_roots()
     for root in roots:
         cmd += ["--ro-bind", root, root]
@@ -109,7 +110,7 @@ def _bwrap_command(bwrap: str, hidden: list[Path], label: str) -> list[str]:
             cmd += ["--tmpfs", str(path)]
     cmd += [
         "--ro-bind", str(WORKER), INSIDE_WORKER,
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp",
+        "--remount-ro", "/", "--chdir", "/tmp",
         sys.executable, "-I", "-B", INSIDE_WORKER, label,
     ]
     return cmd

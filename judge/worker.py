@@ -30,7 +30,7 @@ import traceback
 
 # Modules a submission commonly imports, loaded before any wall goes up: a child that has dropped
 # to an unprivileged user may not be allowed to read the Python installation any more.
-import collections, dataclasses, functools, heapq, itertools, operator, typing  # noqa: E401,F401
+import bisect, cmath, collections, copy, dataclasses, decimal, fractions, functools, heapq, itertools, operator, random, re, statistics, typing  # noqa: E401,F401,E501
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[_var] = "1"  # one BLAS thread: CPU time is then the work, not the threads' spinning

