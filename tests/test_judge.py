@@ -224,8 +224,11 @@ def test_stopping_itself_is_time_limit_exceeded(tmp_path, package):
 
 
 def test_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
-    code, report = judge(tmp_path, "blocks = [bytearray(64 << 20) for _ in range(16)]\nreturn blocks\n", package)
+    # 2 GiB of list slots: refused by the address-space limit at once. (A bomb that zero-fills
+    # its pages first spends 0.2-0.4 s of CPU on that, and on a loaded machine could reach TLE.)
+    code, report = judge(tmp_path, "slots = [0] * (1 << 28)\nreturn slots\n", package)
     assert (code, report["verdict"]) == (1, "MLE")
+    assert report["tests"][0]["message"].endswith("limit 256 MiB (MemoryError raised)")
 
 
 def test_numpy_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
