@@ -20,7 +20,6 @@ class Check:
 
 
 def _position(index: tuple[int, ...]) -> str:
-    names = ("row", "column")
     if len(index) == 2:
         return f"row {index[0]}, column {index[1]}"
     if len(index) == 1:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import ctypes
 import errno
 import json
-import math
 import os
 import resource
 import select
@@ -200,10 +199,9 @@ def _wait_until_exit(pid: int, wall_s: float) -> bool:
             if pidfd is not None:
                 if select.select([pidfd], [], [], remaining)[0]:
                     return False
+            elif os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return False  # exited; WNOWAIT leaves it for wait4, which reads its usage
             else:
-                done, _ = os.waitpid(pid, os.WNOHANG | os.WNOWAIT) if hasattr(os, "WNOWAIT") else (0, 0)
-                if done:
-                    return False
                 time.sleep(min(0.005, remaining))
     finally:
         if pidfd is not None:
@@ -352,7 +350,6 @@ class _Runner:
 
         self.fd = result_fd
         self.filename = filename
-        self.np = np
         self.asarray = np.asarray
         self.ascontiguous = np.ascontiguousarray
         self.float64 = np.float64
@@ -394,7 +391,6 @@ class _Runner:
             })
 
     def finish_value(self, value) -> None:
-        np = self.np
         if value is None:
             self.finish({"status": "invalid", "message": "the method returned None"})
         try:

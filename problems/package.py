@@ -116,9 +116,13 @@ class Problem:
                 problems.append(f"{name} = {value} is outside [{spec.min}, {spec.max}]")
         if problems:
             return problems
+        try:
+            env = self.dims(sizes)
+        except ExprError:  # a derived size divides by zero: the rules below say which
+            env = dict(sizes)
         for rule in self.rules:
             try:
-                ok = evaluate(rule.expr, self.dims(sizes) if _derivable(self, sizes) else sizes)
+                ok = evaluate(rule.expr, env)
             except ExprError:
                 ok = False
             if not ok:
@@ -151,14 +155,6 @@ class Problem:
 
     def output_shape_for(self, dims: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(evaluate(e, dims)) for e in self.output_shape)
-
-
-def _derivable(problem: Problem, sizes: dict[str, int]) -> bool:
-    try:
-        problem.dims(sizes)
-    except ExprError:
-        return False
-    return True
 
 
 def _require(data: dict, key: str, kind: type | tuple[type, ...], path: Path):
@@ -222,12 +218,20 @@ def load_path(root: Path) -> Problem:
     )
 
 
-def all_problems() -> list[Problem]:
-    """Every package under problems/, in slug order."""
-    return [load_path(p.parent) for p in sorted(ROOT.glob("*/problem.toml"))]
+def shown(path: Path) -> str:
+    """A path as messages show it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
-def load(name: str) -> Problem:
+def all_problems(root: Path = ROOT) -> list[Problem]:
+    """Every package under `root` (problems/ unless a copy is named), in slug order."""
+    return [load_path(p.parent) for p in sorted(root.glob("*/problem.toml"))]
+
+
+def load(name: str, root: Path = ROOT) -> Problem:
     """A problem by slug ('gqa') or id ('P4497'), case-insensitive, or a package folder's path."""
     if "/" in name or name.startswith("."):
         folder = Path(name)
@@ -235,12 +239,13 @@ def load(name: str) -> Problem:
             raise ProblemError(f"{folder}: not a problem package (no problem.toml)")
         return load_path(folder.resolve())
     wanted = name.strip().lower()
-    known = all_problems()
+    known = all_problems(root)
     for problem in known:
         if wanted in (problem.slug.lower(), problem.id.lower()):
             return problem
-    choices = ", ".join(f"{p.slug} ({p.id})" for p in known)
-    raise ProblemError(f"unknown problem '{name}': known problems are {choices}")
+    choices = ", ".join(f"{p.slug} ({p.id})" for p in known) or "none"
+    where = "known problems are" if root == ROOT else f"{shown(root)}/ holds"
+    raise ProblemError(f"unknown problem '{name}': {where} {choices}")
 
 
 def by_method(method: str) -> Problem | None:

@@ -19,7 +19,12 @@ class TestCase:
 
     @property
     def category(self) -> str:
-        return self.meta.get("category") or self.name.partition("-")[2]
+        return self.meta.get("category") or category_of(self.path)
+
+
+def category_of(path: Path) -> str:
+    """The category a test's file name carries (NNN-<category>.json; the validator holds them equal)."""
+    return path.stem.partition("-")[2]
 
 
 def read_test(problem: Problem, path: Path) -> TestCase:

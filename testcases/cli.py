@@ -20,7 +20,8 @@ from pathlib import Path
 from problems import Problem, ProblemError, all_problems, load
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
-from testcases.recipes import load_variants, recipe_from_pairs, shown
+from problems.package import shown
+from testcases.recipes import load_variants, recipe_from_pairs
 from testcases.render import apply_blocks, constraints_block, sample_block
 from testcases.validate import validate_problem, validate_test
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from problems import Problem, ProblemError
-from problems.package import read_toml
+from problems.package import read_toml, shown
 from problems.expr import ExprError, evaluate, names
 
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
@@ -81,14 +81,6 @@ class Recipe:
         """
         data = {k: v for k, v in self.raw.items() if k != "note"}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-
-def shown(path: Path) -> str:
-    """A path as messages show it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from problems import Arg, Problem
 from problems.expr import names
-from testcases.recipes import shown
+from problems.package import shown
 
 NAME = re.compile(r"^(\d{3})-([a-z]+)\.json$")
 

@@ -31,11 +31,11 @@ import numpy as np
 
 from judge.bundled import SOLUTIONS, Bundled, bundled
 from judge.judging import Report, TestResult, judge_file
-from problems import Problem, ProblemError, load, load_path, read_test
+from problems import Problem, ProblemError, all_problems, category_of, load, read_test
 from problems.package import ROOT as PROBLEMS
+from problems.package import shown
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
-from testcases.recipes import shown
 from testcases.validate import validate_problem
 
 TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit / 5
@@ -98,22 +98,12 @@ def show(line: object) -> None:
 
 def select(names: list[str], folder: Path) -> list[Problem]:
     """The problems named (slug or id, any case, or a package folder), or every package in `folder`."""
-    known = [load_path(p.parent) for p in sorted(folder.glob("*/problem.toml"))]
-    if not names:
-        if not known:
-            raise ProblemError(f"{folder}: no problem packages (folders with problem.toml)")
-        return known
-    chosen = []
-    for name in names:
-        if "/" in name or name.startswith("."):
-            chosen.append(load(name))
-            continue
-        match = [p for p in known if name.lower() in (p.slug.lower(), p.id.lower())]
-        if not match:
-            choices = ", ".join(f"{p.slug} ({p.id})" for p in known) or "none"
-            raise ProblemError(f"unknown problem '{name}': {shown(folder)}/ holds {choices}")
-        chosen.append(match[0])
-    return chosen
+    if names:
+        return [load(name, folder) for name in names]
+    known = all_problems(folder)
+    if not known:
+        raise ProblemError(f"{shown(folder)}: no problem packages (folders with problem.toml)")
+    return known
 
 
 def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
@@ -290,9 +280,8 @@ def dead_weight(problem: Problem, rejecting: set[str], wrong: int) -> list[str]:
     may still guard against a mistake nobody has bundled yet, so this is a warning only.
     """
     categories: dict[str, list[str]] = {}
-    for path in problem.test_files():
-        case = read_test(problem, path)
-        categories.setdefault(case.category, []).append(case.name)
+    for path in problem.test_files():  # rule 1 has held file names equal to categories
+        categories.setdefault(category_of(path), []).append(path.stem)
     warnings = []
     for category, names in categories.items():
         if rejecting.isdisjoint(names):
