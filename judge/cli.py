@@ -12,8 +12,8 @@ from pathlib import Path
 
 from judge import report as render
 from judge.bundled import bundled
-from judge.detect import detect_problem
-from judge.judging import Report, judge_file, select_tests
+from judge.judging import judge_file, select_tests
+from judge.sandbox import SandboxUnavailable
 from problems import Problem, ProblemError, all_problems, load
 
 
@@ -47,38 +47,24 @@ def main(argv: list[str] | None = None) -> int:
         if args.bundled:
             return _bundled(args)
         return _single(args)
-    except (UsageError, ProblemError) as exc:
+    except (UsageError, ProblemError, SandboxUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
 def _single(args: argparse.Namespace) -> int:
     path = Path(args.submission)
+    if path.is_dir():
+        raise UsageError(f"{path}: is a directory; give the .py file that defines class Solution")
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
-    source = path.read_bytes()
     problem = load(args.problem) if args.problem else None
-    if problem is None:
-        problem, reason = detect_problem(source)
-        if problem is None and reason != "syntax":
-            raise UsageError(f"{path}: cannot tell the problem: {reason}")
-    if problem is None:  # it does not even parse: a CE whatever the problem
-        report = Report(None, str(path), "CE", 0, message=_syntax_error(source, path))
-    else:
-        report = judge_file(path, problem, select_tests(problem, args.tests), run_all=args.all)
+    report = judge_file(path, problem, run_all=args.all, patterns=args.tests)
     _print(report, args.json)
     return 0 if report.verdict == "AC" else 1
 
 
-def _syntax_error(source: bytes, path: Path) -> str:
-    try:
-        compile(source, path.name, "exec", dont_inherit=True)  # compiling runs nothing
-    except (SyntaxError, ValueError) as exc:
-        return f"{type(exc).__name__}: {getattr(exc, 'msg', exc)} (line {getattr(exc, 'lineno', '?')})"
-    return "the file does not parse"
-
-
-def _print(report: Report, as_json: bool) -> None:
+def _print(report, as_json: bool) -> None:
     if as_json:
         print(render.to_json(report))
     else:

@@ -1,32 +1,16 @@
-"""Which problem a submission solves, read from its source without running it.
+"""Which problem a submission solves, from the method names its compile step found.
 
-Detection parses the file (ast) instead of importing it: submission code runs only in the sandbox.
+The file is parsed in a walled child of the sandbox (judge/inside/runner.py: compile_only), never
+in the judge's own process: a hostile source can make a parser use unbounded memory and time.
 """
 
 from __future__ import annotations
 
-import ast
-
 from problems import Problem, all_problems
 
 
-def solution_methods(source: bytes) -> list[str] | None:
-    """Method names of the top-level class Solution; None when the file does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Solution":
-            return [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    return []
-
-
-def detect_problem(source: bytes) -> tuple[Problem | None, str]:
+def detect_problem(methods: list[str]) -> tuple[Problem | None, str]:
     """The problem whose method the file's Solution defines, or None with the reason."""
-    methods = solution_methods(source)
-    if methods is None:
-        return None, "syntax"
     known = all_problems()
     matches = [p for p in known if p.method in methods]
     if len(matches) == 1:

@@ -17,8 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from judge.checker import compare
-from judge.sandbox import FILE_LIMIT_BYTES, Limits, RunOutcome, Sandbox, SandboxError
+from judge.detect import detect_problem
+from judge.result import parse_report, returned_array, text
+from judge.sandbox import (FILE_LIMIT_BYTES, Limits, RunOutcome, Sandbox, SandboxError, SandboxLost,
+                           SandboxUnavailable, run_label)
 from problems import Problem, ProblemError, TestCase, read_test
+from problems.package import ROOT as PROBLEMS_ROOT
 
 VERDICT_NAMES = {
     "AC": "Accepted",
@@ -31,6 +35,8 @@ VERDICT_NAMES = {
     "JE": "Judge Error",
 }
 WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
+MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
+COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
 
 @dataclass
@@ -58,6 +64,7 @@ class Report:
     tests: list[TestResult] = field(default_factory=list)
     isolation: str = ""
     message: str = ""
+    traceback: str = ""
 
     @property
     def passed(self) -> int:
@@ -87,37 +94,133 @@ def _matches(name: str, pattern: str) -> bool:
     return fnmatch.fnmatchcase(name, pattern) or name == pattern or number == pattern.zfill(len(number))
 
 
-def judge_file(path: Path, problem: Problem, tests: list[Path], run_all: bool = False,
-               time_limit_ms: int | None = None) -> Report:
-    """Judge `path` on `tests`; stop at the first failure unless run_all (a CE always stops).
+def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
+               time_limit_ms: int | None = None, patterns: list[str] | None = None) -> Report:
+    """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
+    first failure unless run_all. With no problem, the one whose method the file defines.
 
     `time_limit_ms` overrides problem.toml's limit: verification measures how far past the
     limit a slow solution goes, which a run cut off at the limit cannot show.
+    Raises ProblemError when the problem cannot be told or no test matches, and
+    SandboxUnavailable when no sandbox with every wall can be had here.
     """
-    report = Report(problem, str(path), "AC", len(tests))
-    cpu_ms = time_limit_ms or problem.time_limit_ms
-    limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
+    if problem is not None and tests is None:
+        tests = select_tests(problem, patterns)
+    report = Report(problem, str(path), "AC", len(tests or ()))
+    source = _read_source(path, report)
+    if source is None:
+        return report
+    session = _Session(path, source)
     try:
-        with Sandbox(hidden=[problem.root.parent.resolve()], label=str(path)) as sandbox:
-            report.isolation = sandbox.isolation
-            error = sandbox.load(path.read_bytes(), path.name)
-            if error is not None:
-                report.verdict, report.message = "CE", error
-                return report
-            for test_path in tests:
-                case = read_test(problem, test_path)
-                result = _judge_test(sandbox, problem, case, limits)
-                report.tests.append(result)
-                if result.verdict != "AC":
-                    if report.verdict == "AC":
-                        report.verdict = result.verdict
-                    if not run_all or result.verdict in ("CE", "JE"):
-                        break
+        methods = session.start(report)
+        if report.verdict != "AC":
+            return report
+        if problem is None:
+            problem, reason = detect_problem(methods)
+            if problem is None:
+                raise ProblemError(f"{path}: cannot tell the problem: {reason}")
+            tests = select_tests(problem, patterns)
+            report.problem, report.total = problem, len(tests)
+        cpu_ms = time_limit_ms or problem.time_limit_ms
+        limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
+        if not session.check(problem, limits, report):
+            return report
+        for test_path in tests:
+            case = read_test(problem, test_path)
+            result = session.run_test(problem, case, limits)
+            report.tests.append(result)
+            if result.verdict != "AC":
+                if report.verdict == "AC":
+                    report.verdict = result.verdict
+                if not run_all or result.verdict == "JE":
+                    break
+    except SandboxUnavailable:
+        raise
     except SandboxError as exc:
         report.verdict, report.message = "JE", f"the sandbox failed: {exc}"
-    if report.verdict == "CE" and report.tests:
-        report.message = report.tests[-1].message
+    finally:
+        session.close()
     return report
+
+
+def _read_source(path: Path, report: Report) -> bytes | None:
+    """The file's bytes, or None with a CE when it is over the size limit (read no further)."""
+    with open(path, "rb") as f:
+        source = f.read(MAX_SOURCE_BYTES + 1)
+    if len(source) > MAX_SOURCE_BYTES:
+        size = path.stat().st_size
+        report.verdict = "CE"
+        report.message = (f"the file is {size} bytes, over the {MAX_SOURCE_BYTES >> 20} MiB limit for a "
+                          "source file")
+        return None
+    return source
+
+
+class _Session:
+    """A submission's sandbox across its tests: started again if a run takes its fork server down."""
+
+    def __init__(self, path: Path, source: bytes):
+        self.path, self.source = path, source
+        self.sandbox: Sandbox | None = None
+
+    def start(self, report: Report) -> list[str]:
+        """Start the sandbox and compile the file there; the Solution's method names (CE on failure)."""
+        self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        self.sandbox.start()
+        report.isolation = self.sandbox.isolation
+        outcome = self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
+        if outcome.setup_error is not None:
+            raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
+        reply = parse_report(outcome.result)
+        if outcome.timed_out or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
+            error = f"compiling the file took more than {COMPILE_LIMITS.cpu_ms // 1000} s"
+        elif outcome.signal is not None:
+            error = f"Python's compiler crashed on the file (signal {_signal_name(outcome.signal)})"
+        elif reply.get("ok") is True:
+            methods = reply.get("methods")
+            return [m for m in methods if isinstance(m, str)] if isinstance(methods, list) else []
+        else:
+            error = text(reply, "error") or "the file could not be compiled"
+        report.verdict, report.message = "CE", error
+        return []
+
+    def check(self, problem: Problem, limits: Limits, report: Report) -> bool:
+        """Import the file and find the method before any test input is in the sandbox: the only CE.
+
+        The run could write a forged answer here, but there is nothing yet to learn and nothing
+        to gain: a forged failure is the CE an exception at import would give.
+        """
+        outcome = self.sandbox.check(problem.method, limits)
+        if outcome.setup_error is not None:
+            raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
+        reply = parse_report(outcome.result)
+        status = reply.get("status")
+        if status == "exception" and reply.get("phase") in ("compile", "import"):
+            report.verdict = "CE"
+            report.message = f"importing the file failed: {text(reply, 'message', 'an exception')}"
+            report.traceback = text(reply, "traceback")
+        elif status == "lookup":
+            report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
+        return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
+
+    def run_test(self, problem: Problem, case: TestCase, limits: Limits) -> TestResult:
+        if self.sandbox is None:  # the last run took the fork server down: a fresh one
+            self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+            self.sandbox.start()
+            self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
+        try:
+            return _judge_test(self.sandbox, problem, case, limits)
+        except SandboxLost as exc:
+            self.close()
+            verdict = "TLE" if exc.timed_out else "RE"
+            return TestResult(case.name, verdict, sizes=problem.sizes_of(case.input),
+                              note=str(case.meta.get("note", "")),
+                              message=f"the run stopped or killed its sandbox's fork server ({exc})")
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
 
 
 def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits) -> TestResult:
@@ -125,6 +228,8 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
     args = [case.input[name] for name in problem.arg_names]
     result_bytes = expected.size * 8 + 4096
     outcome = sandbox.run(problem.method, args, limits, result_bytes)
+    if outcome.setup_error is not None:
+        raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
     result = TestResult(
         name=case.name,
         verdict="AC",
@@ -135,24 +240,28 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
         sizes=problem.sizes_of(case.input),
         note=str(case.meta.get("note", "")),
     )
-    report = _parse_result(outcome.result)
+    report = parse_report(outcome.result)
     verdict, message = _classify(outcome, report, limits)
     if verdict is None:
-        got, message = _returned_array(report)
+        got = returned_array(report)
         if got is None:
-            verdict = "WA"
+            verdict, message = "RE", "the run ended without a readable result"
         else:
             check = compare(got, expected, problem.abs_tol, problem.rel_tol)
             result.max_abs_err, result.max_rel_err = check.max_abs_err, check.max_rel_err
             verdict, message = ("AC" if check.ok else "WA"), check.message
     result.verdict, result.message = verdict, message
     if report.get("status") == "exception":
-        result.traceback = str(report.get("traceback", ""))
+        result.traceback = text(report, "traceback")
     return result
 
 
 def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | None, str]:
-    """A verdict decided by limits, exit status or the run's own report; None when values decide."""
+    """A verdict decided by limits, exit status or the run's own report; None when values decide.
+
+    The report is the run's claim and can be forged, so it can only ever make the run's own
+    verdict RE, MLE or WA, never CE or JE.
+    """
     if outcome.timed_out:
         return "TLE", (f"still running after {outcome.wall_ms / 1000:.1f} s of wall-clock time "
                        f"(CPU {outcome.cpu_ms:.0f} ms): sleeping, stopped or blocked")
@@ -160,51 +269,24 @@ def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | 
         return "TLE", f"used {outcome.cpu_ms:.0f} ms of CPU time, limit {limits.cpu_ms} ms"
     if outcome.output_size >= FILE_LIMIT_BYTES or outcome.signal == signal.SIGXFSZ:
         return "OLE", f"wrote {outcome.output_size} bytes to stdout/stderr, limit {FILE_LIMIT_BYTES}"
-    if outcome.memory_mb > limits.memory_mb or report.get("status") == "memory":
-        return "MLE", (f"peak memory {outcome.memory_mb:.0f} MiB, limit {limits.memory_mb} MiB"
-                       + (" (MemoryError raised)" if report.get("status") == "memory" else ""))
     status = report.get("status")
-    if status == "compile":
-        return "CE", str(report.get("message", ""))
+    if outcome.memory_mb > limits.memory_mb or status == "memory":
+        return "MLE", (f"peak memory {outcome.memory_mb:.0f} MiB, limit {limits.memory_mb} MiB"
+                       + (" (MemoryError raised)" if status == "memory" else ""))
     if status == "exception":
-        text = str(report.get("message", report.get("type", "exception")))
-        if report.get("phase") == "import":
-            return "CE", f"importing the file failed: {text}"
-        where = {"init": " while constructing Solution()", "lookup": " while looking up the method"}
-        return "RE", text + where.get(str(report.get("phase")), "")
-    if status == "setup-failed":
-        return "JE", f"the sandbox could not set up the run: {report.get('message', '')}"
+        where = {"import": " while importing the file", "compile": " while compiling the file",
+                 "init": " while constructing Solution()", "lookup": " while looking up the method"}
+        return "RE", text(report, "message", "an exception") + where.get(str(report.get("phase")), "")
+    if status == "lookup":
+        return "RE", text(report, "message")
     if outcome.signal is not None:
         return "RE", f"killed by signal {_signal_name(outcome.signal)}"
-    if status is None:
+    if status == "invalid":
+        return "WA", text(report, "message", "the returned value is not an array of numbers")
+    if status != "ok":
         code = outcome.exit_code
         return "RE", f"the process exited (code {code}) before the method returned a result"
     return None, ""
-
-
-def _parse_result(raw: bytes) -> dict:
-    """The run's report header (untrusted JSON), with the array bytes kept aside."""
-    head, _, payload = raw.partition(b"\n")
-    try:
-        report = json.loads(head)
-    except (ValueError, UnicodeDecodeError):
-        return {}
-    if not isinstance(report, dict):
-        return {}
-    report["_payload"] = payload
-    return report
-
-
-def _returned_array(report: dict) -> tuple[np.ndarray | None, str]:
-    if report.get("status") == "invalid":
-        return None, str(report.get("message", "the returned value is not an array of numbers"))
-    shape = report.get("shape")
-    payload = report.get("_payload", b"")
-    if not (isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape)):
-        return None, "the run's result could not be read"
-    if int(np.prod(shape, dtype=np.int64)) * 8 != len(payload):
-        return None, "the run's result could not be read"
-    return np.frombuffer(payload, dtype=np.float64).reshape(shape), ""
 
 
 def _signal_name(number: int) -> str:

@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import json
 import shlex
+import unicodedata
 
 from judge.judging import VERDICT_NAMES, Report, TestResult
 
 OUTPUT_LINES = 12
 OUTPUT_CHARS = 1500
 COLOURS = {"AC": "32", "WA": "31", "RE": "35", "CE": "35", "TLE": "33", "MLE": "33", "OLE": "33", "JE": "36"}
+
+
+def shown(text: str, lines: bool = False) -> str:
+    """Text from a submission made safe for a terminal: every control or formatting character
+    (ESC, CR, backspace, bidi overrides, ...) is shown escaped, and so is a newline unless
+    `lines`, so that a message cannot start a line of the report that the judge did not write."""
+    out = []
+    for ch in text:
+        if ch == "\n" and lines or ch == "\t" or " " <= ch <= "~":
+            out.append(ch)
+        elif ch.isascii() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            out.append(repr(ch)[1:-1] if ch != "\\" else "\\")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def to_json(report: Report) -> str:
@@ -48,7 +64,7 @@ def to_text(report: Report, colour: bool = False) -> str:
         title = p.title + "".join(f" / {t}" for t in p.titles.values())
         lines.append(f"Problem     {p.slug} ({p.id}) {title}: time limit {p.time_limit_ms} ms, "
                      f"memory {p.memory_limit_mb} MiB, tolerance abs {p.abs_tol:g} or rel {p.rel_tol:g}")
-    lines.append(f"Submission  {report.submission}")
+    lines.append(f"Submission  {shown(report.submission)}")
     if report.isolation:
         lines.append(f"Sandbox     {report.isolation}")
     if report.tests:
@@ -67,7 +83,9 @@ def to_text(report: Report, colour: bool = False) -> str:
         summary += f": {report.passed}/{report.total} tests passed"
     lines.append(summary)
     if report.message and (failure is None or report.message != failure.message):
-        lines += ["", *("  " + l for l in report.message.splitlines())]
+        lines += ["", *("  " + l for l in shown(report.message, lines=True).splitlines())]
+    if report.traceback.strip():
+        lines += ["  traceback (your code only):", *("    " + l for l in shown(report.traceback, lines=True).rstrip().splitlines())]
     if failure is not None:
         lines += ["", *_failure_details(report, failure)]
     return "\n".join(lines)
@@ -78,16 +96,16 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
     if t.sizes:
         out.append("  input:    " + ", ".join(f"{k} = {v}" for k, v in _with_derived(report, t.sizes).items()))
     if t.message:
-        out.append("  problem:  " + t.message)
+        out.append("  problem:  " + shown(t.message))
     if t.traceback.strip():
         out.append("  traceback (your code only):")
-        out += ["    " + l for l in t.traceback.rstrip().splitlines()]
+        out += ["    " + l for l in shown(t.traceback, lines=True).rstrip().splitlines()]
     if t.output_size:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
-        out += ["    " + l for l in _shorten(t.output).splitlines()]
+        out += ["    " + l for l in shown(_shorten(t.output), lines=True).splitlines()]
     if report.problem is not None:
         cmd = ["python", "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
-        out.append("  rerun it: " + shlex.join(cmd))
+        out.append("  rerun it: " + shown(shlex.join(cmd)))
     return out
 
 

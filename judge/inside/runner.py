@@ -1,0 +1,173 @@
+"""What a run's child does once its walls are up: run the submission, write back what it returned.
+
+The result descriptor is writable by the submission too, so nothing written here is trusted by
+the judge beyond being the run's own claim about its return value.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+
+
+class Runner:
+    """Every function it needs is bound before submission code runs, so a submission that patches
+    json, numpy or builtins changes at most what it reports about itself, never how."""
+
+    def __init__(self, result_fd: int, filename: str):
+        import numpy as np
+
+        self.fd = result_fd
+        self.filename = filename
+        self.asarray = np.asarray
+        self.ascontiguous = np.ascontiguousarray
+        self.float64 = np.float64
+        self.ndarray = np.ndarray
+        self.dumps = json.dumps
+        self.write = os.write
+        self.exit = os._exit
+        self.extract_tb = traceback.extract_tb
+        self.format_list = traceback.format_list
+        self.format_exception_only = traceback.format_exception_only
+        self.flushables = (sys.stdout, sys.stderr)
+
+    def load(self, source: bytes, method: str | None) -> dict:
+        """Compile and execute the file; the class's instance and method, or finish with why not."""
+        phase = "compile"
+        try:
+            code = compile(source, self.filename, "exec", dont_inherit=True)
+            phase = "import"
+            namespace = {"__name__": "solution", "__file__": self.filename, "__builtins__": __builtins__}
+            exec(code, namespace)
+            phase = "lookup"
+            cls = namespace.get("Solution")
+            if not isinstance(cls, type):
+                self.finish({"status": "lookup", "message": "the file defines no class Solution"})
+            if method is not None and not callable(getattr(cls, method, None)):
+                self.finish({"status": "lookup", "message": f"class Solution has no method {method}()"})
+            return cls
+        except BaseException as exc:
+            self.fail(phase, exc)
+
+    def check(self, source: bytes, method: str) -> None:
+        """The import check: compile, import, find the method, and report only that."""
+        self.load(source, method)
+        self.finish({"status": "ok"})
+
+    def run(self, source: bytes, method: str, args: list) -> None:
+        cls = self.load(source, method)
+        phase = "init"
+        try:
+            instance = cls()
+            phase = "call"
+            value = getattr(instance, method)(*args)
+            phase = "return"
+            self.finish_value(value)
+        except BaseException as exc:
+            self.fail(phase, exc)
+
+    def fail(self, phase: str, exc: BaseException) -> None:
+        if isinstance(exc, MemoryError):
+            self.finish({"status": "memory", "phase": phase})
+        self.finish({  # SystemExit and KeyboardInterrupt are the submission's too
+            "status": "exception",
+            "phase": phase,
+            "type": type(exc).__name__,
+            "message": self._text(exc),
+            "traceback": self._own_frames(exc),
+        })
+
+    def finish_value(self, value) -> None:
+        if value is None:
+            self.finish({"status": "invalid", "message": "the method returned None"})
+        try:
+            array = self.asarray(value)
+        except (ValueError, TypeError) as exc:
+            self.finish({"status": "invalid", "message": f"the returned value is not a rectangular "
+                         f"array of numbers ({_first_line(str(exc))})"})
+        if not isinstance(array, self.ndarray) or array.dtype.kind not in "iuf":
+            kind = getattr(getattr(array, "dtype", None), "name", type(array).__name__)
+            self.finish({"status": "invalid", "message": _describe(value, kind)})
+        data = self.ascontiguous(array, dtype=self.float64)
+        header = self.dumps({"status": "ok", "shape": list(data.shape), "type": type(value).__name__})
+        self.finish_raw(header.encode() + b"\n" + data.tobytes())
+
+    def finish(self, report: dict) -> None:
+        self.finish_raw(self.dumps(report).encode() + b"\n")
+
+    def finish_raw(self, payload: bytes) -> None:
+        for stream in self.flushables:
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        view = memoryview(payload)
+        try:
+            while view:
+                view = view[self.write(self.fd, view):]
+        except OSError:
+            self.exit(122)
+        self.exit(0)
+
+    def _text(self, exc: BaseException) -> str:
+        try:
+            return "".join(self.format_exception_only(type(exc), exc)).strip()[:2000]
+        except BaseException:
+            return type(exc).__name__
+
+    def _own_frames(self, exc: BaseException) -> str:
+        """The traceback cut to the submission's own frames: the judge's are noise to its author."""
+        try:
+            frames = [f for f in self.extract_tb(exc.__traceback__) if f.filename == self.filename]
+            return "".join(self.format_list(frames))[-4000:]
+        except BaseException:
+            return ""
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text
+
+
+def _describe(value, kind: str) -> str:
+    """Why a returned value is not an array of numbers, pointing at the first bad element."""
+    stack = [("", value)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack += [(f"{path}[{i}]", x) for i, x in reversed(list(enumerate(node)))]
+        elif isinstance(node, bool) or not isinstance(node, (int, float)):
+            if path and not hasattr(node, "__array__"):
+                return f"element {path} is {type(node).__name__} {node!r:.40}, expected a number"
+    return f"the returned value has element type {kind}, expected numbers"
+
+
+def compile_only(source: bytes, filename: str) -> dict:
+    """Compile without running anything: Python's own rules (BOM, coding line), the methods of a
+    top-level class Solution for problem detection, or the compiler's message."""
+    import ast
+
+    try:
+        tree = ast.parse(source, filename)
+        compile(tree, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError) as exc:
+        return {"ok": False, "error": _syntax_message(exc)}
+    except RecursionError:
+        return {"ok": False, "error": "the file is nested too deeply for Python's compiler (RecursionError)"}
+    except MemoryError:
+        return {"ok": False, "error": "compiling the file ran out of memory (MemoryError)"}
+    methods = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Solution":
+            methods = [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return {"ok": True, "methods": methods}
+
+
+def _syntax_message(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        where = f"line {exc.lineno}" + (f", column {exc.offset}" if exc.offset else "")
+        text = (exc.text or "").strip()
+        text = text if len(text) <= 120 else text[:117] + "..."  # a bomb's line can be megabytes
+        return f"{type(exc).__name__}: {exc.msg} ({where})" + (f"\n    {text}" if text else "")
+    return f"{type(exc).__name__}: {exc}"

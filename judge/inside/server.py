@@ -1,0 +1,212 @@
+"""The fork server: started once per submission inside the sandbox, it never holds an expected output.
+
+It receives its configuration, warms up numpy, then serves three kinds of task, each in a forked
+child that walls itself in (walls.py) before anything else: `compile` (parse and compile the
+file, no code of it runs: problem detection and compile errors), `check` (import the file and find
+the method, before any test input is here: the only source of CE), and `run` (one test's inputs,
+the method called, the result bytes written back). For every child it reports what the operating
+system says (wait4's CPU time and peak memory, exit status), whether the walls went up (read from a
+pipe the submission never holds), and the child's raw result and output bytes, unparsed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+
+import walls  # noqa: E402
+import wire  # noqa: E402
+from runner import Runner, compile_only  # noqa: E402
+
+# Modules a submission commonly imports, loaded before any wall goes up: a run that has left root
+# may not be allowed to read a Python installation under root's home any more.
+import abc, array as _array, bisect, cmath, collections, contextlib, copy, dataclasses, decimal, enum, fractions, functools, glob, heapq, itertools, math, numbers, operator, random, re, statistics, string, struct as _struct, typing  # noqa: E401,F401,E501
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"  # one BLAS thread: CPU time is then the work, not the threads' spinning
+
+
+def main() -> None:
+    # The protocol moves to private descriptors; fd 0 and 1 become harmless, so a stray print
+    # (from numpy's import, say) cannot corrupt a frame.
+    proto_in, proto_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+    walls.prctl(4, 0)  # PR_SET_DUMPABLE 0: no run can read or write this process through /proc
+
+    config, _ = wire.receive(proto_in)
+    sys.path[:0] = [str(p) for p in config.get("site", [])]
+    import numpy
+
+    for name in config.get("preload", []):
+        __import__(name)
+    if config.get("landlock"):
+        config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
+    seccomp = walls.seccomp_module()
+    wire.send(proto_out, {
+        "ready": True,
+        "seccomp": seccomp is not None,
+        "landlock": walls.landlock_abi(),
+        "uid": os.geteuid(),
+        "python": sys.version.split()[0],
+        "numpy": numpy.__version__,
+    })
+    source, filename = b"", "submission.py"
+    while True:
+        try:
+            header, blobs = wire.receive(proto_in)
+        except (EOFError, ValueError):
+            return
+        kind = header.get("kind")
+        if kind == "compile":
+            source, filename = blobs[0], header["filename"]
+        if kind in ("compile", "check", "run"):
+            task = {"kind": kind, "source": source, "filename": filename, "method": header.get("method"),
+                    "args": _decode_args(header.get("args", []), blobs) if kind == "run" else []}
+            status, result, output = _supervise(task, header["limits"], config, seccomp, (proto_in, proto_out))
+            wire.send(proto_out, status, [result, output])
+        else:
+            return
+
+
+def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
+    """Rebuild the arguments as the plain lists and ints a JSON decoder would have produced."""
+    import numpy as np
+
+    args = []
+    for spec in specs:
+        if spec["kind"] == "value":
+            args.append(spec["value"])
+        else:
+            array = np.frombuffer(blobs[spec["blob"]], dtype=spec["dtype"]).reshape(spec["shape"])
+            args.append(array.tolist())
+    return args
+
+
+def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[int, int]):
+    result_fd = os.memfd_create("result")
+    output_fd = os.memfd_create("output")
+    base_r, base_w = os.pipe()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child never returns from here
+        os.close(base_r)
+        _child(task, limits, config, seccomp, result_fd, output_fd, base_w, protocol)
+    os.close(base_w)
+    base_rss_kb, setup_error = _read_setup(base_r)
+    timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
+    _, wait_status, usage = os.wait4(pid, 0)
+    wall_ms = (time.monotonic() - start) * 1000
+    result = os.pread(result_fd, limits["result_bytes"], 0)
+    output_size = os.fstat(output_fd).st_size
+    output = os.pread(output_fd, limits["output_keep_bytes"], 0)
+    os.close(result_fd)
+    os.close(output_fd)
+    status = {
+        "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
+        "wall_ms": wall_ms,
+        "peak_rss_kb": usage.ru_maxrss,
+        "base_rss_kb": base_rss_kb,
+        "setup_error": setup_error,
+        "timed_out": timed_out,
+        "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
+        "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
+        "output_size": output_size,
+    }
+    return status, result, output
+
+
+def _read_setup(fd: int) -> tuple[int, str | None]:
+    """The child's word on its walls, from a pipe it closes before any submission code runs.
+
+    Eight bytes are the resident size once the walls are up (a forked child inherits its parent's
+    pages, so only a figure taken in the child separates the run's own memory); anything else
+    means the walls did not go up and nothing of the submission ran.
+    """
+    data = b""
+    try:
+        while len(data) < 4096:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) == 8:
+        return struct.unpack(">Q", data)[0], None
+    return 0, data[1:].decode(errors="replace") or "the child ended while putting up its walls"
+
+
+def _wait_until_exit(pid: int, wall_s: float) -> bool:
+    """Wait for the child, killing it at the wall-clock limit (it may sleep or stop itself)."""
+    deadline = time.monotonic() + wall_s
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                os.kill(pid, signal.SIGKILL)
+                return True
+            if pidfd is not None:
+                if select.select([pidfd], [], [], remaining)[0]:
+                    return False
+            elif os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return False  # exited; WNOWAIT leaves it for wait4, which reads its usage
+            else:
+                time.sleep(min(0.005, remaining))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _child(task, limits, config, seccomp, result_fd, output_fd, base_fd, protocol) -> None:
+    try:
+        for fd in protocol:
+            os.close(fd)
+        walls.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: gone with the fork server
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        ruleset = config.get("ruleset")
+        walls.close_all_but({0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0})
+        walls.leave_root()
+        walls.set_limits(limits)
+        base_rss_kb = walls.memory_baseline()
+        if ruleset is not None:
+            walls.landlock_restrict(ruleset)
+        if seccomp is not None:
+            walls.load_seccomp(seccomp, os.getpid())
+        elif config.get("require_seccomp", True):
+            raise OSError("the seccomp binding is missing")
+        runner = Runner(result_fd, task["filename"])
+        os.write(base_fd, struct.pack(">Q", base_rss_kb))
+        os.close(base_fd)
+    except BaseException as exc:  # the walls failed: say so on the pipe and run nothing
+        try:
+            os.write(base_fd, b"F" + repr(exc).encode()[:2000])
+        finally:
+            os._exit(121)
+    if task["kind"] == "compile":
+        runner.finish(compile_only(task["source"], task["filename"]))
+    elif task["kind"] == "check":
+        runner.check(task["source"], task["method"])
+    else:
+        runner.run(task["source"], task["method"], task["args"])
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

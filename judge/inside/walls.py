@@ -1,0 +1,211 @@
+"""The walls a run's child puts up around itself before the first line of submission code runs.
+
+Order matters and is fixed in `raise_walls`: close every channel back to the judge, leave root,
+set rlimits, take the memory baseline, then Landlock (where asked) and seccomp last, because the
+filter refuses the calls that the steps before it need.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import resource
+import struct
+
+NOBODY = 65534  # the unprivileged host uid a run executes as whenever the judge is root
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+_PR_SET_NO_NEW_PRIVS = 38
+_CLONE_THREAD = 0x00010000
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option: int, arg: int) -> None:
+    if _libc.prctl(option, arg, 0, 0, 0) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+
+def close_all_but(keep: set[int]) -> None:
+    low = 0
+    for fd in sorted(keep) + [1 << 16]:
+        if fd > low:  # never an empty range: CPython turns closerange(0, 0) into "close all"
+            os.closerange(low, fd)
+        low = fd + 1
+
+
+def leave_root() -> None:
+    """A run never executes as host root: whoever started the judge, become nobody."""
+    if os.geteuid() == 0 or os.getegid() == 0:
+        os.setgroups([])
+        os.setresgid(NOBODY, NOBODY, NOBODY)
+        os.setresuid(NOBODY, NOBODY, NOBODY)
+    if 0 in (*os.getresuid(), *os.getresgid()):
+        raise OSError("the run still holds uid or gid 0")
+
+
+def set_limits(limits: dict) -> None:
+    cpu_s = limits["cpu_ms"] // 1000 + 1  # strictly past the limit: a killed run measures over it
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    address_space = vm_bytes() + limits["memory_bytes"] + limits["address_slack_bytes"]
+    resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"], limits["file_bytes"]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+
+def memory_baseline() -> int:
+    """Restart the peak-RSS count at the current size and return that size in KiB.
+
+    The reset goes through /proc/self/clear_refs, which only a dumpable process may write; the
+    process is made non-dumpable again at once, and seccomp then refuses PR_SET_DUMPABLE, so the
+    submission cannot reset its own peak afterwards.
+    """
+    prctl(_PR_SET_DUMPABLE, 1)
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        rss = rss_kb()
+    finally:
+        prctl(_PR_SET_DUMPABLE, 0)
+    return rss
+
+
+def rss_kb() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def vm_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# ---------------------------------------------------------------------------------------------
+# Landlock: the filesystem wall where no mount namespace can be had.
+
+_SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446
+_FS_EXECUTE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 2, 1 << 3
+_FS_RIGHTS_BY_ABI = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version; 0 when Landlock is absent or disabled."""
+    version = _libc.syscall(_SYS_CREATE_RULESET, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
+    return max(0, version)
+
+
+def landlock_ruleset(readable: list[str]) -> int:
+    """A ruleset allowing reading (and executing) under `readable` only; nothing may be written.
+
+    Built once by the fork server, which can still open every path (a run that has left root
+    cannot open a Python installation under root's home). Every access right the kernel knows is
+    handled and only the read rights are granted, so files, directories, devices and /proc
+    outside the list cannot be opened. From ABI 4 TCP bind and connect are refused too, and from
+    ABI 6 signals and abstract sockets cannot leave the domain.
+    """
+    abi = landlock_abi()
+    if abi < 1:
+        raise OSError(errno.ENOSYS, "Landlock is not available in this kernel")
+    fs_rights = _FS_RIGHTS_BY_ABI[max(a for a in _FS_RIGHTS_BY_ABI if a <= abi)]
+    net_rights = 0b11 if abi >= 4 else 0
+    scoped = 0b11 if abi >= 6 else 0
+    attr = struct.pack("=QQQ", fs_rights, net_rights, scoped)
+    ruleset = _libc.syscall(_SYS_CREATE_RULESET, attr, len(attr), 0)
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+    for path in readable:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except FileNotFoundError:
+            continue
+        try:
+            rights = _FS_EXECUTE | _FS_READ_FILE
+            if os.path.isdir(path):
+                rights |= _FS_READ_DIR
+            rule = struct.pack("=Qi", rights, fd)
+            if _libc.syscall(_SYS_ADD_RULE, ruleset, 1, rule, 0) != 0:  # LANDLOCK_RULE_PATH_BENEATH
+                raise OSError(ctypes.get_errno(), f"landlock_add_rule({path}) failed")
+        finally:
+            os.close(fd)
+    return ruleset
+
+
+def landlock_restrict(ruleset: int) -> None:
+    prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    if _libc.syscall(_SYS_RESTRICT_SELF, ruleset, 0) != 0:
+        raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
+    os.close(ruleset)
+
+
+# ---------------------------------------------------------------------------------------------
+# seccomp: what a pure computation never needs.
+
+_DENIED = (
+    # new programs and processes (threads are allowed below)
+    "execve", "execveat", "fork", "vfork",
+    # the network and local sockets
+    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "sendto", "sendmsg",
+    "sendmmsg", "recvmmsg",
+    # other processes: tracing, their memory, signals through every path, their scheduling
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "process_mrelease",
+    "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "tkill", "kcmp", "ioprio_set",
+    "migrate_pages", "move_pages",
+    # memory that the peak-RSS count would not see, or that outlives the run
+    "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd",
+    "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink",
+    "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+    # limits, identity, namespaces, mounts and the system
+    "setrlimit", "setsid", "setpgid", "setuid", "setgid", "setreuid", "setregid", "setresuid",
+    "setresgid", "setgroups", "setfsuid", "setfsgid", "capset", "personality", "mount", "umount2",
+    "unshare", "setns", "pivot_root", "chroot", "fsopen", "fsmount", "fsconfig", "fspick",
+    "move_mount", "open_tree", "mount_setattr", "bpf", "perf_event_open", "keyctl", "add_key",
+    "request_key", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "open_by_handle_at", "name_to_handle_at", "fanotify_init", "inotify_init", "inotify_init1",
+    "mknod", "mknodat", "reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+    "delete_module", "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime",
+    "adjtimex", "sethostname", "setdomainname", "iopl", "ioperm", "acct", "quotactl", "syslog",
+    "vhangup", "lookup_dcookie",
+)
+_F_SETOWN, _F_SETSIG, _F_SETOWN_EX = 8, 10, 15
+_FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP = 0x8901, 0x8902, 0x5410
+
+
+def load_seccomp(sc, own_pid: int) -> None:
+    """Refuse, with EPERM, every call that reaches outside the run or hides resources from it."""
+    deny = sc.ERRNO(errno.EPERM)
+    f = sc.SyscallFilter(sc.ALLOW)
+    for name in _DENIED:
+        try:
+            f.add_rule(deny, name)
+        except Exception:  # a syscall this architecture or libseccomp does not know
+            pass
+    f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))  # a process, not a thread
+    f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # libc falls back to clone, filtered above
+    # Signals to itself only, whatever the path.
+    f.add_rule(deny, "kill", sc.Arg(0, sc.NE, own_pid))
+    f.add_rule(deny, "tgkill", sc.Arg(0, sc.NE, own_pid))
+    f.add_rule(deny, "rt_sigqueueinfo", sc.Arg(0, sc.NE, own_pid))
+    f.add_rule(deny, "rt_tgsigqueueinfo", sc.Arg(0, sc.NE, own_pid))
+    for command in (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX):  # SIGIO/SIGURG aimed at another process
+        f.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
+    for request in (_FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP):
+        f.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, request))
+    # Another process's priority or scheduling: `who`/pid 0 means the caller itself.
+    f.add_rule(deny, "setpriority", sc.Arg(1, sc.NE, 0))
+    for name in ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr"):
+        f.add_rule(deny, name, sc.Arg(0, sc.NE, 0))
+    f.add_rule(deny, "prlimit64", sc.Arg(2, sc.NE, 0))  # reading limits is fine, setting is not
+    f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, _PR_SET_DUMPABLE))  # keeps the peak un-resettable
+    f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, 35))  # PR_SET_MM
+    f.load()
+
+
+def seccomp_module():
+    """The seccomp binding, or None where it cannot be imported (the judge then refuses to run)."""
+    try:
+        import pyseccomp
+    except Exception:
+        return None
+    return pyseccomp

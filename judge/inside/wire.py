@@ -1,0 +1,60 @@
+"""The wire format between the judge and the fork server, used on both sides.
+
+Frames of a 4-byte big-endian length and a payload; a message is one JSON header frame followed
+by `header["blobs"]` binary frames. The judge reads what comes back as untrusted bytes: sizes are
+capped, and anything malformed is an EOFError or ValueError for the caller to turn into a verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+
+MAX_FRAME = 256 << 20
+MAX_HEADER = 1 << 20
+MAX_BLOBS = 16
+
+
+def write_frame(fd: int, payload: bytes) -> None:
+    data = memoryview(struct.pack(">I", len(payload)) + payload)
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def read_frame(fd: int, limit: int = MAX_FRAME) -> bytes:
+    size = struct.unpack(">I", _read_exact(fd, 4))[0]
+    if size > limit:
+        raise EOFError(f"frame of {size} bytes is over the limit of {limit}")
+    return _read_exact(fd, size)
+
+
+def _read_exact(fd: int, n: int) -> bytes:
+    parts, got = [], 0
+    while got < n:
+        chunk = os.read(fd, min(n - got, 1 << 20))
+        if not chunk:
+            raise EOFError("channel closed")
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def send(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
+    header = dict(header, blobs=len(blobs))
+    write_frame(fd, json.dumps(header).encode())
+    for blob in blobs:
+        write_frame(fd, blob)
+
+
+def receive(fd: int) -> tuple[dict, list[bytes]]:
+    """One message; ValueError when its header is not a JSON object with a sane blob count."""
+    raw = read_frame(fd, MAX_HEADER)
+    try:
+        header = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"unreadable header ({type(exc).__name__})") from None
+    count = header.get("blobs", 0) if isinstance(header, dict) else None
+    if type(count) is not int or not 0 <= count <= MAX_BLOBS:
+        raise ValueError("malformed header")
+    return header, [read_frame(fd) for _ in range(count)]

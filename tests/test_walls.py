@@ -1,0 +1,259 @@
+"""The walls against a hostile submission (issue 7): one real file per attack, judged by the real
+judge, in the sandbox modes this machine offers. Every judging must print its report, exit 0 or
+1, leave no process, change nothing in the checkout and, for the attacks on the machine, change
+no global setting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from judge.sandbox import NOBODY, sandbox_processes
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "hostile"
+REFERENCE = (ROOT / "problems" / "gqa" / "reference.py").read_bytes()
+SETTINGS = ["kernel/core_pattern", "kernel/pid_max", "fs/file-max", "kernel/hostname", "vm/overcommit_memory"]
+MODES = ["auto", "landlock"]
+AS_ROOT = os.geteuid() == 0
+
+
+def settings() -> dict[str, bytes]:
+    return {name: Path("/proc/sys", name).read_bytes() for name in SETTINGS}
+
+
+def checkout_state() -> str:
+    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                          capture_output=True, text=True).stdout
+
+
+def judge(sub: Path, *extra: str, mode: str = "auto", text: bool = False) -> tuple[int, dict | str]:
+    """Judge `sub` on gqa through the real entry point, checking what every judging must hold."""
+    before, machine = checkout_state(), settings()
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge", str(sub), "--problem", "gqa", *extra, *([] if text else ["--json"])],
+        capture_output=True, cwd=ROOT, timeout=300, env={**os.environ, "JUDGE_SANDBOX": mode},
+    )
+    assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")
+    assert not sandbox_processes(sub), "a sandbox process outlived the judging"
+    assert checkout_state() == before, "the checkout changed"
+    assert settings() == machine, "a global setting changed"
+    assert b"Traceback" not in proc.stderr
+    if text:
+        return proc.returncode, proc.stdout.decode()
+    assert proc.stdout.count(b"\n") == 1, proc.stdout
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def copy(tmp_path: Path, name: str, **constants) -> Path:
+    """A hostile file with its module constants replaced."""
+    source = (HOSTILE / name).read_text()
+    for key, value in constants.items():
+        lines = [f"{key} = {value!r}" if line.startswith(f"{key} = ") else line for line in source.splitlines()]
+        source = "\n".join(lines) + "\n"
+    target = tmp_path / name
+    target.write_text(source)
+    return target
+
+
+# -- 1. never host root -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_run_is_not_host_root_and_cannot_write_sysctls(mode):
+    code, report = judge(HOSTILE / "sysctl_write_back.py", "--tests", "001", mode=mode)
+    assert report["verdict"] == "RE"
+    uid = NOBODY if AS_ROOT else os.geteuid()
+    message = report["tests"][0]["message"]
+    assert message.startswith(f"RuntimeError: host uid {uid}; wrote 0 of "), message
+    assert f"runs as host uid {uid}" in report["isolation"]
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="needs root: runs the judge as an unprivileged user from a root test")
+def test_as_a_normal_user_too():
+    """Root runs the judge as uid 4242 in a private mount namespace where root's home shows only
+    the Python installation (the judge needs it; a normal user's Python is not under /root)."""
+    folder = Path(tempfile.mkdtemp(prefix="judge-user-"))
+    folder.chmod(0o755)
+    sub = folder / "sysctl_write_back.py"
+    sub.write_bytes((HOSTILE / "sysctl_write_back.py").read_bytes())
+    sub.chmod(0o644)
+    python = Path(os.path.realpath(sys.executable)).parents[1]  # the base installation
+    script = (f"set -e; mkdir -p /run/ns-py && mount --bind {python} /run/ns-py && mount -t tmpfs -o mode=755 none /root && "
+              f"mkdir -p {python} && mount --bind /run/ns-py {python} && "
+              f"exec setpriv --reuid 4242 --regid 4242 --clear-groups env HOME=/nonexistent "
+              f"{sys.executable} -m judge {sub} --problem gqa --tests 001 --json")
+    if not str(python).startswith("/root/"):
+        script = f"exec setpriv --reuid 4242 --regid 4242 --clear-groups {sys.executable} -m judge {sub} --problem gqa --tests 001 --json"
+    machine = settings()
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    shutil.rmtree(folder)
+    assert settings() == machine
+    if "unshare failed" in proc.stderr or "Operation not permitted" in proc.stderr and not proc.stdout:
+        pytest.skip(f"no private mount namespace here: {proc.stderr.strip()}")
+    report = json.loads(proc.stdout)
+    assert report["isolation"].endswith("runs as host uid 4242")
+    assert report["tests"][0]["message"].startswith("RuntimeError: host uid 4242; wrote 0 of ")
+
+
+# -- 2. the result channel is untrusted bytes -------------------------------------------------
+
+@pytest.mark.parametrize("payload, verdict", [
+    (b"[" * 3000 + b"\n", "RE"),
+    (b'{"status": "ok", "shape": [' + b", ".join([b"1"] * 65) + b"]}\n" + b"\0" * 8, "RE"),
+    (b'{"status": "ok", "shape": [8]}\n' + b"\0" * 64, "WA"),
+    (b'{"status": "ok", "shape": [4611686018427387904, 4]}\n', "RE"),
+    (b'{"status": "ok", "shape": [18446744073709551616]}\n', "RE"),
+    (b'{"status": "ok", "shape": [-1, 8]}\n' + b"\0" * 64, "RE"),
+    (b'{"status": "setup-failed", "message": "the judge broke"}\n', "RE"),
+    (b'{"status": "exception", "phase": "import", "message": "fake"}\n', "RE"),
+    (b'{"status": "lookup", "message": "the file defines no class Solution"}\n', "RE"),
+    (b'{"status": "compile", "message": "SyntaxError"}\n', "RE"),
+    (b'\xff\xfe{"status"\n', "RE"),
+    (b'{"status": "exception", "message": ' + b"[" * 5000 + b"}\n", "RE"),
+])
+def test_forged_result_bytes_are_the_runs_own_verdict(tmp_path, payload, verdict):
+    code, report = judge(copy(tmp_path, "forged_result.py", PAYLOAD=payload), "--tests", "001")
+    assert (code, report["verdict"]) == (1, verdict), report
+
+
+def test_forging_at_import_time_can_only_claim_a_compile_error(tmp_path):
+    """The import check runs before any test input is in the sandbox: a forged failure there is
+    the CE an exception at import gives; a forged success just lets the tests judge."""
+    sub = copy(tmp_path, "forged_result.py", WHEN="import",
+               PAYLOAD=b'{"status": "exception", "phase": "import", "message": "forged"}\n')
+    code, report = judge(sub)
+    assert (report["verdict"], report["message"], report["tests"]) == ("CE", "importing the file failed: forged", [])
+    sub = copy(tmp_path, "forged_result.py", WHEN="import", PAYLOAD=b'{"status": "ok"}\n')
+    code, report = judge(sub, "--tests", "001")
+    assert report["verdict"] == "RE"
+
+
+# -- 3. no signal reaches anything but the run ------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_signal_path_reaches_the_fork_server(mode):
+    code, report = judge(HOSTILE / "signal_paths.py", "--all", "--tests", "001", "002", mode=mode)
+    assert [t["verdict"] for t in report["tests"]] == ["RE", "RE"]  # the fork server served both
+    assert report["tests"][0]["message"] == "RuntimeError: allowed: []"
+
+
+# -- 4. all memory counts, nothing persists ---------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_memory_outside_the_count_and_nothing_persists(mode):
+    code, report = judge(HOSTILE / "memory_outside_count.py", "--all", "--tests", "001", "002", mode=mode)
+    for test in report["tests"]:
+        assert test["message"] == "RuntimeError: stored in: []; found from before: []"
+
+
+# -- 5. the peak cannot be reset --------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_peak_memory_cannot_be_reset(mode):
+    code, report = judge(HOSTILE / "peak_reset.py", "--tests", "001", mode=mode)
+    assert report["verdict"] == "MLE", report
+    assert report["tests"][0]["memory_mb"] >= 320
+
+
+# -- 6. bounded source handling ---------------------------------------------------------------
+
+def test_huge_source_is_a_compile_error_in_seconds_with_small_judge_memory(tmp_path):
+    sub = tmp_path / "huge.py"
+    sub.write_bytes(b"x = 1\n" * (4 << 20))  # 24 MiB
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    code, report = judge(sub)
+    assert (code, report["verdict"]) == (1, "CE")
+    assert report["message"] == "the file is 25165824 bytes, over the 1 MiB limit for a source file"
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak < 200 << 10 or peak == before, f"judge peak RSS {peak} KiB"
+
+
+DEEP = ("the file is nested too deeply for Python's compiler (RecursionError)",
+        "compiling the file ran out of memory (MemoryError)")  # which one comes first is the compiler's
+
+
+@pytest.mark.parametrize("bomb, messages", [
+    ("x = " + "1+" * 100_000 + "1\n", DEEP),
+    ("x = " + "-" * 100_000 + "1\n", DEEP),
+    ("x = " + "(" * 100_000 + ")" * 100_000 + "\n", ("SyntaxError: too many nested parentheses (line 1, column 205)",)),
+])
+@pytest.mark.parametrize("named", [True, False])
+def test_parse_bombs_are_one_line_compile_errors(tmp_path, bomb, messages, named):
+    sub = tmp_path / "bomb.py"
+    sub.write_text(bomb + "class Solution:\n    def grouped_query_attention(self, *a):\n        return 0\n")
+    if named:
+        code, report = judge(sub)
+        assert (code, report["verdict"]) == (1, "CE")
+        assert report["message"].splitlines()[0] in messages
+    else:
+        proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--json"], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert json.loads(proc.stdout)["message"].splitlines()[0] in messages
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+# -- 7. escaped output ------------------------------------------------------------------------
+
+def test_no_control_character_reaches_the_terminal():
+    code, text = judge(HOSTILE / "terminal_escapes.py", "--tests", "001", text=True)
+    assert code == 1
+    for ch in "\x1b\r\x08\x07\x9b\u202e":
+        assert ch not in text, repr(ch)
+    assert "  problem:  ValueError: \\x1b[2J\\x1b[1;32mVerdict: AC\\x1b[0m\\nVerdict: AC (Accepted)\n" in text
+    assert text.count("Verdict:") == 4  # the judge's own line, and three escaped fakes inside indented lines
+    assert [line for line in text.splitlines() if line.startswith("Verdict:")] == [
+        "Verdict: RE (Runtime Error) on test 001-sample: 0/1 tests passed"]
+
+
+# -- 8. the fallback, and no silent downgrade -------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_run_sees_nothing_of_the_judge(tmp_path, mode):
+    sub = copy(tmp_path, "snoop.py", CHECKOUT=str(ROOT), SUBMISSION=str(tmp_path / "snoop.py"))
+    code, report = judge(sub, "--tests", "001", mode=mode)
+    assert report["tests"][0]["message"] == "RuntimeError: seen: []"
+
+
+def test_landlock_mode_says_so():
+    code, report = judge(HOSTILE / "sysctl_write_back.py", "--tests", "001", mode="landlock")
+    assert report["isolation"].startswith("landlock ABI ")
+    assert "nothing writable; no namespaces) + seccomp + rlimits" in report["isolation"]
+
+
+def test_without_the_seccomp_binding_the_judge_refuses_in_one_line():
+    code = ("import sys; sys.modules['pyseccomp'] = None; from judge.cli import main; "
+            f"sys.exit(main([{str(HOSTILE / 'snoop.py')!r}, '--problem', 'gqa']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("error: the seccomp binding (Python package pyseccomp, which needs the system's "
+                                  "libseccomp) cannot be imported by ")
+    assert proc.stderr.count("\n") == 1
+
+
+def test_an_unknown_sandbox_mode_is_refused():
+    proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
+                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": "off"})
+    assert (proc.returncode, proc.stderr) == (2, "error: JUDGE_SANDBOX=off: expected one of auto, bwrap, landlock, none\n")
+
+
+# -- 9. Python's own rules for source files ---------------------------------------------------
+
+@pytest.mark.parametrize("encode", [
+    lambda src: b"\xef\xbb\xbf" + src,
+    lambda src: b"# -*- coding: latin-1 -*-\n# caf\xe9: a latin-1 byte in a comment\n" + src,
+])
+def test_bom_and_coding_line_compile_as_python_would(tmp_path, encode):
+    sub = tmp_path / "encoded.py"
+    sub.write_bytes(encode(REFERENCE))
+    code, report = judge(sub, "--tests", "001")
+    assert (code, report["verdict"]) == (0, "AC"), report
