@@ -309,3 +309,43 @@ def test_seeds_depend_on_the_recipe_not_its_position(tmp_path):
     assert cli(str(second), "--out-dir", str(tmp_path / "out2")).returncode == 0
     alone = (tmp_path / "out1" / "gqa" / "tests" / "001-edge.json").read_bytes()
     assert (tmp_path / "out2" / "gqa" / "tests" / "002-edge.json").read_bytes() == alone
+
+
+def test_portable_exp_is_accurate_without_the_c_librarys_expl():
+    """Stored expected outputs come from the long double reference; its exp must not be expl,
+    whose last bits differ between CPUs. The replacement is checked here against exact rational
+    arithmetic: within 4 long double ulps over the range softmax uses."""
+    from fractions import Fraction
+
+    from testcases.oracle import portable_exp
+
+    xs = np.array([0.0, -1e-30, -0.25, -0.3465735902799726, -0.5, -1.0, -7.75, -30.5, -88.125, -700.5],
+                  dtype=np.longdouble)
+    got = portable_exp(xs)
+    for x, value in zip(xs, got):
+        exact = _exp_fraction(Fraction(float(x)))
+        assert abs(_fraction(value) - exact) <= 4 * Fraction(float(np.finfo(np.longdouble).eps)) * exact, float(x)
+
+
+def _fraction(value: np.longdouble):
+    from fractions import Fraction
+
+    mantissa, exponent = np.frexp(value)
+    return Fraction(int(np.ldexp(mantissa, 64))) * Fraction(2) ** (int(exponent) - 64)
+
+
+def _exp_fraction(x):
+    """exp(x) for x <= 0 to far beyond long double precision: exp(x) = exp(x / 2**k) ** (2**k)."""
+    from fractions import Fraction
+
+    k = max(0, int(-x).bit_length() + 4)
+    y = x / 2**k
+    term, total = Fraction(1), Fraction(1)
+    for n in range(1, 30):
+        term = term * y / n
+        total += term
+    for _ in range(k):
+        total = total * total
+        shift = 256 - (total.numerator.bit_length() - total.denominator.bit_length())
+        total = Fraction(round(total * 2**shift), 2**shift)  # keep 256 significant bits
+    return total
