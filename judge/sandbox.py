@@ -38,6 +38,7 @@ OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
+CLOSE_GRACE_S = 1.0
 NOBODY = 65534
 MODES = ("auto", "bwrap", "landlock", "none")
 # Without a mount namespace a run that left root may not read a Python under root's home: what
@@ -410,15 +411,19 @@ class Sandbox:
         proc, self.proc = self.proc, None
         if proc is None:
             return
-        try:
-            os.killpg(proc.pid, 9)
-        except (ProcessLookupError, PermissionError):
-            pass
-        for stream in (proc.stdin, proc.stdout):
-            try:
+        for stream in (proc.stdin, proc.stdout):  # end of input: the fork server returns, and
+            try:  # bubblewrap reaps its namespace's processes on the way out
                 stream.close()
             except OSError:
                 pass
+        try:
+            proc.wait(timeout=CLOSE_GRACE_S)
+        except subprocess.TimeoutExpired:
+            pass
+        try:  # whatever is left (a stopped or hung fork server) is killed with its namespace
+            os.killpg(proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
         proc.wait()
 
 

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,44 @@ def test_bom_and_coding_line_compile_as_python_would(tmp_path, encode):
     sub.write_bytes(encode(REFERENCE))
     code, report = judge(sub, "--tests", "001")
     assert (code, report["verdict"]) == (0, "AC"), report
+
+
+def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
+    """Were a run to take its fork server down anyway, the run gets RE and the next test a new
+    sandbox, never JE. Killed here from outside, as no path from inside is left to do it."""
+    sub = tmp_path / "slow_first.py"
+    sub.write_text("import time\nclass Solution:\n    def grouped_query_attention(self, X, *rest):\n"
+                   "        if len(X) == 2 and len(X[0]) == 4:\n            time.sleep(2)\n"
+                   "        return [[0.0] * len(X[0])] * len(X)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", "gqa", "--json", "--all",
+                             "--tests", "001", "002"], stdout=subprocess.PIPE, cwd=ROOT)
+    killed = None
+    for _ in range(500):  # the fork server: the Python process whose child (the run) is Python too
+        pythons = {pid for pid in sandbox_processes(sub) if _is_python(pid)}
+        servers = [_parent(pid) for pid in pythons if _parent(pid) in pythons]
+        if servers:
+            killed = servers[0]
+            os.kill(killed, 9)
+            break
+        time.sleep(0.02)
+    out, _ = proc.communicate(timeout=120)
+    assert killed is not None, "no fork server with a running child was seen"
+    report = json.loads(out)
+    assert report["tests"][0]["verdict"] == "RE"
+    assert report["tests"][0]["message"].startswith("the run stopped or killed its sandbox's fork server")
+    assert report["tests"][1]["verdict"] == "WA"  # judged by a new sandbox
+    assert not sandbox_processes(sub)
+
+
+def _is_python(pid: int) -> bool:
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("python")
+    except OSError:
+        return False
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
