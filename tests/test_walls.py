@@ -80,26 +80,33 @@ def test_run_is_not_host_root_and_cannot_write_sysctls(mode):
 
 @pytest.mark.skipif(not AS_ROOT, reason="needs root: runs the judge as an unprivileged user from a root test")
 def test_as_a_normal_user_too():
-    """Root runs the judge as uid 4242 in a private mount namespace where root's home shows only
-    the Python installation (the judge needs it; a normal user's Python is not under /root)."""
-    folder = Path(tempfile.mkdtemp(prefix="judge-user-"))
-    folder.chmod(0o755)
-    sub = folder / "sysctl_write_back.py"
+    """Root runs the judge as uid 4242 in a private mount namespace where the checkout and the
+    Python installation are bound to places uid 4242 can enter (a clone in a 0700 temporary
+    folder, pyenv under /root): the judge's walls must then hold for a normal user too."""
+    work = Path(tempfile.mkdtemp(prefix="judge-user-"))
+    work.chmod(0o755)
+    for name in ("sub", "co", "py"):
+        (work / name).mkdir(mode=0o755)
+    sub = work / "sub" / "sysctl_write_back.py"
     sub.write_bytes((HOSTILE / "sysctl_write_back.py").read_bytes())
     sub.chmod(0o644)
     python = Path(os.path.realpath(sys.executable)).parents[1]  # the base installation
-    script = (f"set -e; mkdir -p /run/ns-py && mount --bind {python} /run/ns-py && mount -t tmpfs -o mode=755 none /root && "
-              f"mkdir -p {python} && mount --bind /run/ns-py {python} && "
-              f"exec setpriv --reuid 4242 --regid 4242 --clear-groups env HOME=/nonexistent "
-              f"{sys.executable} -m judge {sub} --problem gqa --tests 001 --json")
-    if not str(python).startswith("/root/"):
-        script = f"exec setpriv --reuid 4242 --regid 4242 --clear-groups {sys.executable} -m judge {sub} --problem gqa --tests 001 --json"
+    venv_python = Path(sys.executable).relative_to(ROOT) if Path(sys.executable).is_relative_to(ROOT) else None
+    steps = [f"mount --bind {python} {work}/py", f"mount -t tmpfs -o mode=755 none {work}/co"]
+    for entry in ROOT.iterdir():  # the checkout's own folder may be 0700: bind what is inside it
+        target = f"{work}/co/{entry.name}"
+        steps += [f"mkdir {target}" if entry.is_dir() else f"touch {target}", f"mount --bind {entry} {target}"]
+    if str(python).startswith("/root/"):  # show root's home as just the Python installation
+        steps += [f"mount -t tmpfs -o mode=755 none /root", f"mkdir -p {python}", f"mount --bind {work}/py {python}"]
+    interpreter = f"{work}/co/{venv_python}" if venv_python else sys.executable
+    steps += [f"cd {work}/co", f"exec setpriv --reuid 4242 --regid 4242 --clear-groups env HOME=/nonexistent "
+              f"{interpreter} -m judge {sub} --problem gqa --tests 001 --json"]
     machine = settings()
-    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", "set -e; " + " && ".join(steps)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
-    shutil.rmtree(folder)
+    shutil.rmtree(work, ignore_errors=True)
     assert settings() == machine
-    if "unshare failed" in proc.stderr or "Operation not permitted" in proc.stderr and not proc.stdout:
+    if not proc.stdout and ("unshare" in proc.stderr or "mount" in proc.stderr):
         pytest.skip(f"no private mount namespace here: {proc.stderr.strip()}")
     report = json.loads(proc.stdout)
     assert report["isolation"].endswith("runs as host uid 4242")
