@@ -44,6 +44,7 @@ class TestResult:
     name: str
     verdict: str
     time_ms: float | None = None
+    user_ms: float | None = None
     memory_mb: float | None = None
     max_abs_err: float | None = None
     max_rel_err: float | None = None
@@ -190,7 +191,11 @@ class _Session:
         The run could write a forged answer here, but there is nothing yet to learn and nothing
         to gain: a forged failure is the CE an exception at import would give.
         """
-        outcome = self.sandbox.check(problem.method, limits)
+        try:
+            outcome = self.sandbox.check(problem.method, limits)
+        except SandboxLost:  # the import took the fork server down: the first test shows how
+            self.close()
+            return True
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
         reply = parse_report(outcome.result)
@@ -234,6 +239,7 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
         name=case.name,
         verdict="AC",
         time_ms=round(outcome.cpu_ms, 1),
+        user_ms=round(outcome.user_ms, 1),
         memory_mb=round(outcome.memory_mb, 1),
         output=outcome.output.decode("utf-8", errors="replace"),
         output_size=outcome.output_size,

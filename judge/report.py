@@ -42,6 +42,7 @@ def to_json(report: Report) -> str:
                 "name": t.name,
                 "verdict": t.verdict,
                 "time_ms": t.time_ms,
+                "user_ms": t.user_ms,
                 "memory_mb": t.memory_mb,
                 "max_abs_err": t.max_abs_err,
                 "max_rel_err": t.max_rel_err,

@@ -73,7 +73,8 @@ class Limits:
 class RunOutcome:
     """What the operating system reported about one task, and the bytes the task left behind."""
 
-    cpu_ms: float
+    cpu_ms: float  # user + system: what the time limit is about
+    user_ms: float  # user alone: the program's own work (system time is mostly page faults)
     wall_ms: float
     memory_mb: float
     timed_out: bool
@@ -453,6 +454,7 @@ def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
     setup_error = status.get("setup_error")
     return RunOutcome(
         cpu_ms=number("cpu_ms"),
+        user_ms=min(number("user_ms"), number("cpu_ms")),
         wall_ms=number("wall_ms"),
         memory_mb=max(0.0, number("peak_rss_kb") - number("base_rss_kb")) / 1024,
         timed_out=status.get("timed_out") is True,

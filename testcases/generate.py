@@ -33,11 +33,6 @@ class Test:
     data: dict
     recipe: Recipe
 
-    @property
-    def input_size(self) -> int:
-        """How many numbers the input holds: the measure tests are ordered by."""
-        return sum(int(np.size(v)) for v in self.data["input"].values())
-
 
 def seed_for(problem: Problem, recipe: Recipe, attempt: int) -> int:
     """A 64-bit seed from the problem, the recipe's canonical text and the attempt number."""
@@ -83,10 +78,9 @@ def _accept(problem: Problem, recipe: Recipe, inputs: dict, seed: int | None) ->
 
 
 def generate(problem: Problem) -> list[tuple[str, Test]]:
-    """All of a problem's tests with their file names: samples first, then small to large."""
+    """All of a problem's tests with their file names, in id order (the order they are judged in)."""
     tests = [make_test(problem, r) for r in load_recipes(problem)]
-    order = sorted(range(len(tests)), key=lambda i: (tests[i].recipe.category != "sample", tests[i].input_size, i))
-    return [(f"{n:03d}-{tests[i].recipe.category}.json", tests[i]) for n, i in enumerate(order, 1)]
+    return sorted(((t.recipe.file_name, t) for t in tests), key=lambda pair: pair[0])
 
 
 def dump(test: Test) -> str:

@@ -35,8 +35,9 @@ from problems.expr import ExprError, evaluate, names
 
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
-TEST_KEYS = {"category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
+TEST_KEYS = {"id", "category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
              "distinct_rows", "expose"}
+MAX_ID = 999  # file names are NNN-<category>.json
 OPTION_DEFAULTS: dict[str, Any] = {"values": "real", "scale": 1.0, "limits": 0.0, "decimals": None,
                                    "distinct_rows": None}
 
@@ -56,7 +57,11 @@ class Variant:
 
 @dataclass(frozen=True)
 class Recipe:
-    """One test to make. `where` names it in messages; `raw` (less the note) seeds its draw."""
+    """One test to make. `where` names it in messages; `raw` (less the note and id) seeds its draw.
+
+    `number` is the test's id: its stable file number, written in recipes.toml, so that adding a
+    test never renames another (None for a one-off test made with --new).
+    """
 
     category: str
     note: str
@@ -66,6 +71,11 @@ class Recipe:
     sizes: dict[str, int] = field(default_factory=dict)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     expose: tuple[Variant, ...] = ()
+    number: int | None = None
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.number:03d}-{self.category}.json"
 
     @property
     def explicit(self) -> bool:
@@ -77,9 +87,9 @@ class Recipe:
     def canonical(self) -> str:
         """The recipe as seed material: canonical JSON of what was written, less the note.
 
-        Rewording a note must not change a test; changing any option or size must.
+        Rewording a note or renumbering must not change a test; changing any option or size must.
         """
-        data = {k: v for k, v in self.raw.items() if k != "note"}
+        data = {k: v for k, v in self.raw.items() if k not in ("note", "id")}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
@@ -92,6 +102,7 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
     if not tests:
         raise ProblemError(f"{where}: no [[test]] tables")
     recipes = [parse_recipe(problem, raw, f"{where}: test {i}", variants) for i, raw in enumerate(tests, 1)]
+    _check_ids(recipes, tests)
     seen: dict[str, int] = {}
     for number, recipe in enumerate(recipes, 1):
         key = recipe.canonical()
@@ -99,6 +110,21 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
             raise ProblemError(f"{recipe.where}: repeats test {seen[key]} (the same recipe gives the same test)")
         seen[key] = number
     return recipes
+
+
+def _check_ids(recipes: list[Recipe], raws: list[dict]) -> None:
+    """Every test has its own id; a missing or repeated one names the next free id."""
+    ids = [raw.get("id") for raw in raws]
+    free = max((i for i in ids if type(i) is int), default=0) + 1
+    owner: dict[int, str] = {}
+    for recipe, number in zip(recipes, ids):
+        if type(number) is not int or not 1 <= number <= MAX_ID:
+            raise ProblemError(f"{recipe.where}: needs id = N, its stable file number (1 to {MAX_ID}; "
+                               f"the next free one is {free}), got {number!r}")
+        if number in owner:
+            raise ProblemError(f"{recipe.where}: id {number} is already used by [[test]] table {owner[number]} "
+                               f"(the next free one is {free})")
+        owner[number] = recipe.where.rpartition(": test ")[2]
 
 
 def load_variants(problem: Problem) -> dict[str, Variant]:
@@ -152,14 +178,14 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
     if not isinstance(note, str):
         raise ProblemError(f"{where}: note must be a string")
     if "input" in raw:
-        extra = set(raw) - {"category", "note", "input"}
+        extra = set(raw) - {"id", "category", "note", "input"}
         if extra:
             raise ProblemError(f"{where}: a test with an explicit input takes no '{sorted(extra)[0]}'")
         given = raw["input"]
         if not isinstance(given, dict) or set(given) != set(problem.arg_names):
             raise ProblemError(f"{where}: input must give exactly the arguments {', '.join(problem.arg_names)}")
         ordered = {name: given[name] for name in problem.arg_names}
-        return Recipe(category, note, where, raw, input=ordered)
+        return Recipe(category, note, where, raw, input=ordered, number=_id(raw))
     sizes = raw.get("sizes")
     if not isinstance(sizes, dict):
         raise ProblemError(f"{where}: give either input or sizes = {{{', '.join(problem.sizes)}}}")
@@ -177,7 +203,12 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
     if not isinstance(expose, list) or missing:
         raise ProblemError(f"{where}: expose names unknown variant(s) {missing} (known: {', '.join(variants) or 'none'})")
     return Recipe(category, note, where, raw, sizes=dict(sizes), options=options,
-                  expose=tuple(variants[v] for v in expose))
+                  expose=tuple(variants[v] for v in expose), number=_id(raw))
+
+
+def _id(raw: dict) -> int | None:
+    number = raw.get("id")
+    return number if type(number) is int else None
 
 
 def _per_arg(problem: Problem, value: Any, option: str, where: str) -> dict[str, Any]:

@@ -7,7 +7,8 @@ prove exactly this; here, for every problem, in order:
 
 1. every stored test passes the validator;
 2. the reference reproduces every stored expected output within 1% of the tolerance;
-3. every accepted solution is AC, its slowest test within 1/5 of the time limit (time_multiplier 5);
+3. every accepted solution is AC, its slowest test within 1/5 of the time limit in user CPU time
+   (time_multiplier 5);
    times are the judge's CPU times;
 4. every wrong_answer solution gets WA (the table names the first test rejecting it); a test
    category that rejects none of them is reported as dead weight (a warning, not a failure);
@@ -168,29 +169,37 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
 
 
 def check_accepted(entry: Bundled, problem: Problem) -> Report:
-    """Rule 3: AC on every test, the slowest within limit / 5, so the limit leaves slack for slower
-    correct solutions and slower machines.
+    """Rule 3: AC on every test, the slowest within limit / 5 of user CPU time, so the limit leaves
+    slack for slower correct solutions and slower machines.
 
-    Other processes on the machine only ever add CPU time (shared caches and cores), so a solution
-    over the budget is judged again, up to MEASUREMENTS runs in all, and each test keeps its
-    fastest time: like timeit, the minimum is the solution's own cost.
+    The margin is measured in user time, the solution's own work. System time here is mostly the
+    kernel filling the pages a solution touches, and on a virtual machine the host can make the
+    same 2,100 page faults cost 16 ms or 290 ms (measured on this project's machines); the limit
+    itself still counts both. Other processes on the machine only ever add CPU time (shared caches
+    and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
+    each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
     budget = problem.time_limit_ms / TIME_MULTIPLIER
     report = judge_file(entry.path, problem, problem.test_files())
     _require_verdict(entry, report, "AC")
     runs = 1
-    while _slowest(report).time_ms > budget and runs < MEASUREMENTS:
+    while _slowest_user(report).user_ms > budget and runs < MEASUREMENTS:
         again = judge_file(entry.path, problem, problem.test_files())
         _require_verdict(entry, again, "AC")
         for test, retest in zip(report.tests, again.tests):
             test.time_ms = min(test.time_ms, retest.time_ms)
+            test.user_ms = min(test.user_ms, retest.user_ms)
         runs += 1
-    slow = _slowest(report)
-    if slow.time_ms > budget:
+    slow = _slowest_user(report)
+    if slow.user_ms > budget:
         raise Violation(f"{shown(entry.path)}: accepted solution's slowest test {slow.name} took "
-                        f"{slow.time_ms:.0f} ms (fastest of {runs} runs), more than 1/{TIME_MULTIPLIER} "
-                        f"of the {problem.time_limit_ms} ms limit")
+                        f"{slow.user_ms:.0f} ms of user CPU time (fastest of {runs} runs), more than "
+                        f"1/{TIME_MULTIPLIER} of the {problem.time_limit_ms} ms limit")
     return report
+
+
+def _slowest_user(report: Report) -> TestResult:
+    return max(report.tests, key=lambda t: t.user_ms or 0)
 
 
 def _slowest(report: Report) -> TestResult:

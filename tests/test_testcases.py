@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -228,7 +229,7 @@ def test_new_writes_out_file(tmp_path):
     (["gqa", "--new", "category=soft", "T=4", "d_model=8", "h_q=3", "h_k=1"],
      "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
     (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
-     "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, input, limits, note, "
+     "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, id, input, limits, note, "
      "scale, sizes, values)"),
     (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
      None),  # too small to expose anything: refused after every attempt
@@ -245,12 +246,16 @@ def test_user_errors_are_one_line(args, message):
 
 
 def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
-    """A copy of the gqa package with its own recipes (and reference) in a new folder."""
+    """A copy of the gqa package with its own recipes (and reference) in a new folder; tests
+    without an id are numbered in order."""
     folder.mkdir(parents=True)
     gqa = load("gqa")
     (folder / "problem.toml").write_text(gqa.toml_path.read_text())
     (folder / "reference.py").write_text(reference or gqa.reference_path.read_text())
-    (folder / "recipes.toml").write_text(recipes)
+    parts = recipes.split("[[test]]\n")
+    numbered = parts[0] + "".join(f"[[test]]\n{'' if part.startswith('id =') else f'id = {n}' + chr(10)}{part}"
+                                  for n, part in enumerate(parts[1:], 1))
+    (folder / "recipes.toml").write_text(numbered)
     return folder
 
 
@@ -309,6 +314,46 @@ def test_seeds_depend_on_the_recipe_not_its_position(tmp_path):
     assert cli(str(second), "--out-dir", str(tmp_path / "out2")).returncode == 0
     alone = (tmp_path / "out1" / "gqa" / "tests" / "001-edge.json").read_bytes()
     assert (tmp_path / "out2" / "gqa" / "tests" / "002-edge.json").read_bytes() == alone
+
+
+def test_adding_a_test_renames_no_other(tmp_path):
+    """A new [[test]] gets the next id and every stored file keeps its name and bytes."""
+    gqa = load("gqa")
+    folder = tmp_path / "gqa"
+    shutil.copytree(gqa.root, folder)
+    recipes = folder / "recipes.toml"
+    recipes.write_text(recipes.read_text() + '\n[[test]]\nid = 25\ncategory = "edge"\nnote = "new"\n'
+                       'sizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n')
+    run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    fresh = tmp_path / "out" / "gqa" / "tests"
+    assert sorted(p.name for p in fresh.glob("*.json")) == sorted([p.name for p in gqa.test_files()] + ["025-edge.json"])
+    for stored in gqa.test_files():
+        assert (fresh / stored.name).read_bytes() == stored.read_bytes()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('[[test]]\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
+     "test 25: needs id = N, its stable file number (1 to 999; the next free one is 25), got None"),
+    ('[[test]]\nid = 7\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
+     "test 25: id 7 is already used by [[test]] table 7 (the next free one is 25)"),
+])
+def test_a_test_without_its_own_id_is_refused(tmp_path, extra, message):
+    folder = tmp_path / "gqa"
+    shutil.copytree(load("gqa").root, folder)
+    (folder / "recipes.toml").write_text((folder / "recipes.toml").read_text() + "\n" + extra)
+    run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
+    assert (run.returncode, run.stderr) == (2, f"error: {folder / 'recipes.toml'}: {message}\n")
+
+
+def test_new_into_a_tests_folder_is_refused_with_the_supported_way(tmp_path):
+    target = ROOT / "problems" / "gqa" / "tests" / "025-soft.json"
+    run = cli("gqa", "--new", "category=soft", "T=4", "d_model=8", "h_q=4", "h_k=2", "--out", str(target))
+    assert not target.exists()
+    assert (run.returncode, run.stderr) == (2, "error: problems/gqa/tests/025-soft.json: a problem's tests/ folder "
+                                               "holds only tests made "
+                                               "from its recipes.toml: add a [[test]] with id = 25 to "
+                                               "problems/gqa/recipes.toml and run make testcases\n")
 
 
 def test_portable_exp_is_accurate_without_the_c_librarys_expl():

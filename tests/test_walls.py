@@ -277,9 +277,9 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", "gqa", "--json", "--all",
                              "--tests", "001", "002"], stdout=subprocess.PIPE, cwd=ROOT)
     killed = None
-    for _ in range(500):  # the fork server: the Python process whose child (the run) is Python too
+    for _ in range(1000):  # the fork server: the parent of a Python child that has run for 0.5 s
         pythons = {pid for pid in sandbox_processes(sub) if _is_python(pid)}
-        servers = [_parent(pid) for pid in pythons if _parent(pid) in pythons]
+        servers = [_parent(pid) for pid in pythons if _parent(pid) in pythons and _age(pid) > 0.5]
         if servers:
             killed = servers[0]
             os.kill(killed, 9)
@@ -299,6 +299,14 @@ def _is_python(pid: int) -> bool:
         return os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("python")
     except OSError:
         return False
+
+
+def _age(pid: int) -> float:
+    try:
+        start = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        return float(Path("/proc/uptime").read_text().split()[0]) - start / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _parent(pid: int) -> int | None:

@@ -113,6 +113,7 @@ def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[
     os.close(output_fd)
     status = {
         "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
+        "user_ms": usage.ru_utime * 1000,
         "wall_ms": wall_ms,
         "peak_rss_kb": usage.ru_maxrss,
         "base_rss_kb": base_rss_kb,
