@@ -5,6 +5,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SOL    ?=
 PROBLEM ?=
+TESTS  ?=
+ALL    ?=
+JSON   ?=
+JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
 .PHONY: all judge test testcases verify bench clean
 
@@ -16,12 +20,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-## make judge SOL=file.py [PROBLEM=gqa]: judge one file; with no SOL, every bundled submission.
+## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;
+## with no SOL, every bundled submission.
 judge: $(STAMP)
 ifeq ($(strip $(SOL)),)
-	$(PY) -m judge --bundled $(if $(PROBLEM),--problem $(PROBLEM))
+	@$(PY) -m judge --bundled $(if $(PROBLEM),--problem $(PROBLEM))
 else
-	$(PY) -m judge $(SOL) $(if $(PROBLEM),--problem $(PROBLEM))
+	@$(PY) -m judge $(SOL) $(JUDGE_FLAGS)
 endif
 
 ## make test: the whole test suite (validator on every stored test included).

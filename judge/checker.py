@@ -31,7 +31,9 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     """Accept `got` when it has the expected shape, is finite, and every element is within tolerance."""
     if got.shape != expected.shape:
         hint = ""
-        if got.size == expected.size:
+        if got.ndim == 2 and got.shape == expected.shape[::-1]:
+            hint = " (it looks transposed: return O, not O.T)"
+        elif got.size == expected.size:
             hint = " (the right number of elements: reshape it)"
         elif got.ndim == 1 and expected.ndim == 2 and expected.shape[0] == 1:
             hint = " (a squeeze dropped the T = 1 axis)"

@@ -7,7 +7,10 @@ Exit status: 0 when the verdict is AC (with --bundled: every submission got its 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge import report as render
@@ -21,8 +24,13 @@ class UsageError(Exception):
     """A mistake in the command line or its files: one line on stderr, exit 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        raise UsageError(message)
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m judge",
         description="Judge a Solution file on a problem's stored tests (AC, WA, TLE, MLE, OLE, RE, CE).",
     )
@@ -31,25 +39,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "the problem whose method the Solution defines")
     parser.add_argument("--all", action="store_true", help="run every test instead of stopping at the first failure")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
-    parser.add_argument("--tests", nargs="+", metavar="PATTERN",
-                        help="only these tests: names, numbers (4 or 004) or globs like '*edge*'")
+    parser.add_argument("--tests", nargs="+", action="extend", metavar="PATTERN",
+                        help="only these tests: names, numbers (4 or 004) or globs like '*edge*'; several "
+                        "patterns, comma-separated or not, add up")
     parser.add_argument("--bundled", action="store_true",
                         help="judge every bundled submission under solutions/ and compare with its folder's verdict")
     args = parser.parse_args(argv)
     if args.bundled == bool(args.submission):
         parser.error("give a submission file, or --bundled")
+    if args.tests:
+        args.tests = [p for pattern in args.tests for p in pattern.split(",") if p]
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    """Exit 0 (AC), 1 (another verdict), 2 (a usage error: one line, or one JSON object with
+    --json), 130 (interrupted: the sandbox is torn down first, nothing is left running)."""
+    argv = sys.argv[1:] if argv is None else argv
     try:
+        args = parse_args(argv)
         if args.bundled:
             return _bundled(args)
         return _single(args)
     except (UsageError, ProblemError, SandboxUnavailable) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        if "--json" in argv:
+            print(json.dumps({"error": str(exc)}))
+        else:
+            print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 def _single(args: argparse.Namespace) -> int:
@@ -72,26 +92,29 @@ def _print(report, as_json: bool) -> None:
 
 
 def _bundled(args: argparse.Namespace) -> int:
+    """Every bundled submission, judged as a user's file is, as many at once as there are cores;
+    rows are printed in order as soon as they are known."""
     problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()
     colour = sys.stdout.isatty()
-    rows, mismatches = [], 0
-    header = f"{'problem':<8} {'submission':<44} {'expected':<9} {'obtained':<9} {'passed':>7} {'slowest':>9}  first failing test"
+    jobs = [(problem, entry, select_tests(problem, None)) for problem in problems for entry in bundled(problem)]
+    width = max((len(entry.label) for _, entry, _ in jobs), default=10)
+    header = (f"{'problem':<8} {'submission':<{width}} {'expected':<9} {'obtained':<9} {'passed':>7} "
+              f"{'slowest':>9}  first failing test")
     print(header)
-    print("-" * len(header))
-    for problem in problems:
-        tests = select_tests(problem, None)
-        for entry in bundled(problem):
-            report = judge_file(entry.path, problem, tests)
+    print("-" * len(header), flush=True)
+    mismatches = 0
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each judging is its own sandbox
+        futures = [pool.submit(judge_file, entry.path, problem, tests) for problem, entry, tests in jobs]
+        for (problem, entry, _), future in zip(jobs, futures):
+            report = future.result()
             ok = report.verdict == entry.expected
             mismatches += not ok
             slowest = max((t.time_ms or 0 for t in report.tests), default=0)
             failure = report.first_failure
-            line = (f"{problem.slug:<8} {entry.label:<44} {entry.expected:<9} "
-                    f"{render.paint(report.verdict, colour, 9)} {report.passed:>3}/{report.total:<3} "
-                    f"{slowest:>6.0f} ms  {failure.name if failure else '-'}"
-                    + ("" if ok else "   <-- expected " + entry.expected))
-            print(line, flush=True)
-            rows.append(report)
+            print(f"{problem.slug:<8} {entry.label:<{width}} {entry.expected:<9} "
+                  f"{render.paint(report.verdict, colour, 9)} {report.passed:>3}/{report.total:<3} "
+                  f"{slowest:>6.0f} ms  {failure.name if failure else '-'}"
+                  + ("" if ok else "   <-- expected " + entry.expected), flush=True)
     print()
-    print(f"{len(rows) - mismatches} of {len(rows)} bundled submissions got their expected verdict.")
+    print(f"{len(jobs) - mismatches} of {len(jobs)} bundled submissions got their expected verdict.")
     return 0 if mismatches == 0 else 1

@@ -9,7 +9,9 @@ RE (an exception or an exit before returning), WA (the returned value is wrong),
 from __future__ import annotations
 
 import fnmatch
-import json
+import io
+import re
+import tokenize
 import signal
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,7 @@ VERDICT_NAMES = {
     "JE": "Judge Error",
 }
 WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
+_FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
 COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
@@ -52,6 +55,7 @@ class TestResult:
     traceback: str = ""
     output: str = ""
     output_size: int = 0
+    output_lines: int | None = None
     sizes: dict = field(default_factory=dict)
     note: str = ""
 
@@ -141,6 +145,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         report.verdict, report.message = "JE", f"the sandbox failed: {exc}"
     finally:
         session.close()
+    if report.first_failure is not None and not report.message:
+        report.message = report.first_failure.message
     return report
 
 
@@ -162,12 +168,12 @@ class _Session:
 
     def __init__(self, path: Path, source: bytes):
         self.path, self.source = path, source
+        self.source_lines = _source_lines(source)
         self.sandbox: Sandbox | None = None
 
     def start(self, report: Report) -> list[str]:
         """Start the sandbox and compile the file there; the Solution's method names (CE on failure)."""
-        self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
-        self.sandbox.start()
+        self.sandbox = self._new_sandbox()
         report.isolation = self.sandbox.isolation
         outcome = self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         if outcome.setup_error is not None:
@@ -203,18 +209,17 @@ class _Session:
         if status == "exception" and reply.get("phase") in ("compile", "import"):
             report.verdict = "CE"
             report.message = f"importing the file failed: {text(reply, 'message', 'an exception')}"
-            report.traceback = text(reply, "traceback")
+            report.traceback = with_source(text(reply, "traceback"), self.source_lines)
         elif status == "lookup":
             report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
         return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
 
     def run_test(self, problem: Problem, case: TestCase, limits: Limits) -> TestResult:
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
-            self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
-            self.sandbox.start()
+            self.sandbox = self._new_sandbox()
             self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         try:
-            return _judge_test(self.sandbox, problem, case, limits)
+            return _judge_test(self.sandbox, problem, case, limits, self.source_lines)
         except SandboxLost as exc:
             self.close()
             verdict = "TLE" if exc.timed_out else "RE"
@@ -222,13 +227,28 @@ class _Session:
                               note=str(case.meta.get("note", "")),
                               message=f"the run stopped or killed its sandbox's fork server ({exc})")
 
+    def _new_sandbox(self) -> Sandbox:
+        sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        sandbox.start()
+        return sandbox
+
     def close(self) -> None:
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
 
 
-def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits) -> TestResult:
+def _source_lines(source: bytes) -> list[str]:
+    """The file's lines, decoded as Python decodes it (BOM, coding line)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    return source.decode(encoding, errors="replace").splitlines()
+
+
+def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
+                source_lines: list[str]) -> TestResult:
     expected = np.asarray(case.expected, dtype=np.float64)
     args = [case.input[name] for name in problem.arg_names]
     result_bytes = expected.size * 8 + 4096
@@ -243,6 +263,7 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
         memory_mb=round(outcome.memory_mb, 1),
         output=outcome.output.decode("utf-8", errors="replace"),
         output_size=outcome.output_size,
+        output_lines=outcome.output_lines,
         sizes=problem.sizes_of(case.input),
         note=str(case.meta.get("note", "")),
     )
@@ -258,8 +279,24 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
             verdict, message = ("AC" if check.ok else "WA"), check.message
     result.verdict, result.message = verdict, message
     if report.get("status") == "exception":
-        result.traceback = text(report, "traceback")
+        result.traceback = with_source(text(report, "traceback"), source_lines)
     return result
+
+
+def with_source(traceback: str, source: list[str]) -> str:
+    """The sandbox cannot show the submission's lines in a traceback (the file is not there):
+    put each one back under its `File "...", line N` entry, from the judge's own copy."""
+    out = []
+    lines = traceback.splitlines()
+    for i, line in enumerate(lines):
+        out.append(line)
+        match = _FRAME.match(line)
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if match and not following.startswith("    ") and 1 <= int(match.group(1)) <= len(source):
+            code = source[int(match.group(1)) - 1].strip()
+            if code:
+                out.append("    " + code[:200])
+    return "\n".join(out) + ("\n" if out else "")
 
 
 def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | None, str]:
@@ -268,16 +305,18 @@ def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | 
     The report is the run's claim and can be forged, so it can only ever make the run's own
     verdict RE, MLE or WA, never CE or JE.
     """
+    if outcome.cpu_ms > limits.cpu_ms or outcome.signal == signal.SIGXCPU:  # also when the wall
+        # clock fired first on a busy machine: the CPU time is the reason
+        return "TLE", f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms"
     if outcome.timed_out:
         return "TLE", (f"still running after {outcome.wall_ms / 1000:.1f} s of wall-clock time "
                        f"(CPU {outcome.cpu_ms:.0f} ms): sleeping, stopped or blocked")
-    if outcome.cpu_ms > limits.cpu_ms or outcome.signal == signal.SIGXCPU:
-        return "TLE", f"used {outcome.cpu_ms:.0f} ms of CPU time, limit {limits.cpu_ms} ms"
     if outcome.output_size >= FILE_LIMIT_BYTES or outcome.signal == signal.SIGXFSZ:
-        return "OLE", f"wrote {outcome.output_size} bytes to stdout/stderr, limit {FILE_LIMIT_BYTES}"
+        return "OLE", (f"wrote {outcome.output_size} bytes to stdout/stderr, over the limit of "
+                       f"{FILE_LIMIT_BYTES >> 20} MiB")
     status = report.get("status")
     if outcome.memory_mb > limits.memory_mb or status == "memory":
-        return "MLE", (f"peak memory {outcome.memory_mb:.0f} MiB, limit {limits.memory_mb} MiB"
+        return "MLE", (f"peak memory {outcome.memory_mb:.0f} MiB, over the limit of {limits.memory_mb} MiB"
                        + (" (MemoryError raised)" if status == "memory" else ""))
     if status == "exception":
         where = {"import": " while importing the file", "compile": " while compiling the file",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 import unicodedata
+from pathlib import Path
 
 from judge.judging import VERDICT_NAMES, Report, TestResult
 
@@ -70,17 +72,22 @@ def to_text(report: Report, colour: bool = False) -> str:
         lines.append(f"Sandbox     {report.isolation}")
     if report.tests:
         lines.append("")
-        lines.append(f"  {'test':<18} {'verdict':<8} {'time':>8} {'memory':>9} {'max abs err':>12} {'max rel err':>12}")
+        width = max(18, *(len(t.name) for t in report.tests))
+        lines.append(f"  {'test':<{width}} {'verdict':<8} {'time':>8} {'memory':>10} {'max abs err':>12} {'max rel err':>12}")
         for t in report.tests:
-            lines.append(f"  {t.name:<18} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
-                         f"{_mb(t.memory_mb):>9} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
+            lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
+                         f"{_mb(t.memory_mb):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
     lines.append("")
     name = VERDICT_NAMES.get(report.verdict, report.verdict)
     summary = f"Verdict: {paint(report.verdict, colour)} ({name})"
     failure = report.first_failure
     if failure is not None:
         summary += f" on test {failure.name}"
-    if report.tests or report.verdict != "CE":
+    ran_all = len(report.tests) == report.total
+    if failure is not None and not ran_all:
+        number = report.tests.index(failure) + 1
+        summary += f": failed test {number} of {report.total} (stopped at the first failure; --all runs the rest)"
+    elif report.tests or report.verdict != "CE":
         summary += f": {report.passed}/{report.total} tests passed"
     lines.append(summary)
     if report.message and (failure is None or report.message != failure.message):
@@ -103,11 +110,18 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
         out += ["    " + l for l in shown(t.traceback, lines=True).rstrip().splitlines()]
     if t.output_size:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
-        out += ["    " + l for l in shown(_shorten(t.output), lines=True).splitlines()]
+        out += ["    " + l for l in shown(_shorten(t.output, t.output_lines), lines=True).splitlines()]
     if report.problem is not None:
-        cmd = ["python", "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
+        cmd = [_python(), "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
         out.append("  rerun it: " + shown(shlex.join(cmd)))
     return out
+
+
+def _python() -> str:
+    """The interpreter that judged, as a command that works from here (the venv's, not a bare python)."""
+    here = Path.cwd()
+    exe = Path(sys.executable)
+    return str(exe.relative_to(here)) if exe.is_relative_to(here) else str(exe)
 
 
 def _problem_arg(problem) -> str:
@@ -124,11 +138,12 @@ def _with_derived(report: Report, sizes: dict) -> dict:
         return sizes
 
 
-def _shorten(text: str) -> str:
+def _shorten(text: str, total_lines: int | None = None) -> str:
+    """The first lines of the output; `total_lines` counts the whole output, not the kept part."""
     lines = text.splitlines()
     cut = "\n".join(lines[:OUTPUT_LINES])[:OUTPUT_CHARS]
-    if len(cut) < len(text.rstrip("\n")):
-        cut += f"\n... ({len(lines)} lines in all, shortened)"
+    if len(cut) < len(text.rstrip("\n")) or total_lines is not None and total_lines > len(lines):
+        cut += f"\n... ({max(total_lines or 0, len(lines))} lines in all, shortened)"
     return cut
 
 
@@ -137,7 +152,7 @@ def _ms(v: float | None) -> str:
 
 
 def _mb(v: float | None) -> str:
-    return "-" if v is None else f"{v:.1f} MB"
+    return "-" if v is None else f"{v:.1f} MiB"
 
 
 def _err(v: float | None) -> str:

@@ -81,6 +81,7 @@ class RunOutcome:
     exit_code: int | None
     signal: int | None
     output_size: int
+    output_lines: int | None
     output: bytes
     result: bytes
     setup_error: str | None = None
@@ -461,6 +462,7 @@ def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
         exit_code=optional_int("exit_code"),
         signal=optional_int("signal"),
         output_size=int(number("output_size")),
+        output_lines=optional_int("output_lines"),
         output=parts[1],
         result=parts[0],
         setup_error=None if setup_error is None else str(setup_error)[:2000],

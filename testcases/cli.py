@@ -66,7 +66,7 @@ def _regenerate(problem: Problem, out_dir: Path | None) -> None:
     root = out_dir / problem.slug if out_dir else problem.root
     size = write_tests(tests, root / "tests")
     spec = _render_spec(problem, [(name, test.data) for name, test in tests], root / "spec.md")
-    print(f"{problem.slug}: {len(tests)} tests, {size / 1e6:.2f} MB in {shown(root / 'tests')}"
+    print(f"{problem.slug}: {len(tests)} tests, {size / 2**20:.2f} MiB in {shown(root / 'tests')}"
           + (f"; generated blocks of {shown(spec)}" if spec else ""))
 
 

@@ -199,6 +199,8 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
                for name, default in OPTION_DEFAULTS.items()}
     _check_options(problem, options, sizes, where)
     expose = raw.get("expose", [])
+    if isinstance(expose, str):  # expose=no_scale on a command line: one variant
+        expose = [expose]
     missing = [v for v in expose if v not in variants]
     if not isinstance(expose, list) or missing:
         raise ProblemError(f"{where}: expose names unknown variant(s) {missing} (known: {', '.join(variants) or 'none'})")

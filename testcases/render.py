@@ -38,7 +38,7 @@ def constraints_block(problem: Problem) -> str:
         f"The result has shape `{_shape(problem.output_shape)}`. An element is accepted when "
         f"|got − expected| ≤ {_number(problem.abs_tol)} or |got − expected| ≤ {_number(problem.rel_tol)} · |expected|.",
         "",
-        f"Time limit: {problem.time_limit_ms} ms per test. Memory limit: {problem.memory_limit_mb} MB.",
+        f"Time limit: {problem.time_limit_ms} ms per test. Memory limit: {problem.memory_limit_mb} MiB.",
     ]
     return "\n".join(lines)
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -140,7 +142,8 @@ def test_runtime_error_shows_own_frames(tmp_path, package):
                           capture_output=True, text=True, cwd=ROOT).stdout
     assert 'File "submission.py", line 5, in grouped_query_attention' in text
     assert "runner.py" not in text and "server.py" not in text  # the judge's own frames are cut
-    assert f"rerun it: python -m judge {tmp_path / 'submission.py'} --problem {package} --tests 001-sample" in text
+    python = os.path.relpath(sys.executable, ROOT) if sys.executable.startswith(str(ROOT)) else sys.executable
+    assert f"rerun it: {python} -m judge {tmp_path / 'submission.py'} --problem {package} --tests 001-sample" in text
 
 
 @pytest.mark.parametrize("source, message", [
@@ -220,7 +223,7 @@ def test_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
     # its pages first spends 0.2-0.4 s of CPU on that, and on a loaded machine could reach TLE.)
     code, report = judge(tmp_path, "slots = [0] * (1 << 28)\nreturn slots\n", package)
     assert (code, report["verdict"]) == (1, "MLE")
-    assert report["tests"][0]["message"].endswith("limit 256 MiB (MemoryError raised)")
+    assert report["tests"][0]["message"].endswith("over the limit of 256 MiB (MemoryError raised)")
 
 
 def test_numpy_memory_bomb_is_memory_limit_exceeded(tmp_path, package):
@@ -351,7 +354,8 @@ def test_stdout_is_captured_and_never_parsed(tmp_path, package):
     proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1
-    assert "Verdict: WA (Wrong Answer) on test 001-sample: 0/2 tests passed" in proc.stdout
+    assert ("Verdict: WA (Wrong Answer) on test 001-sample: failed test 1 of 2 (stopped at the first failure; "
+            "--all runs the rest)") in proc.stdout
     assert "stdout/stderr (37 bytes):" in proc.stdout and "    AC" in proc.stdout
 
 
@@ -361,3 +365,58 @@ def test_fallback_without_namespaces_still_walls_the_run(tmp_path, package):
     uid = NOBODY if os.geteuid() == 0 else os.geteuid()
     assert report["isolation"] == (f"none: JUDGE_SANDBOX=none, the run can read and write what uid {uid} can "
                                    "(seccomp + rlimits)")
+
+
+# -- Reports and commands that explain themselves (issue 8) ----------------------------------
+
+def test_transposed_output_is_named(tmp_path, package):
+    code, report = judge(tmp_path, "return np.zeros((4, 2))\n", package, "--tests", "002")
+    assert report["tests"][0]["message"] == "returned shape (4, 2), expected (2, 4) (it looks transposed: return O, not O.T)"
+
+
+def test_several_test_patterns_add_up(tmp_path, package):
+    for patterns in (["001", "002"], ["001,002"], ["1", "--tests", "2"]):
+        code, report = judge(tmp_path, "return np.zeros((2, 4))\n", package, "--all", "--tests", *patterns)
+        assert [t["name"] for t in report["tests"]] == ["001-sample", "002-probe"], patterns
+
+
+def test_json_usage_error_is_one_object_and_wa_has_a_message(tmp_path, package):
+    proc = subprocess.run([sys.executable, "-m", "judge", "/no/such.py", "--json"], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert (proc.returncode, json.loads(proc.stdout), proc.stderr) == (2, {"error": "/no/such.py: no such file"}, "")
+    code, report = judge(tmp_path, "return np.zeros((2, 4))\n", package, "--tests", "001")
+    assert report["message"] == report["tests"][0]["message"] != ""
+
+
+def test_traceback_shows_the_submissions_own_lines(tmp_path, package):
+    sub = tmp_path / "submission.py"
+    sub.write_text(HEADER + "        return helper(X)\n\ndef helper(X):\n    return X[10]\n")
+    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert ('      File "submission.py", line 4, in grouped_query_attention\n        return helper(X)\n'
+            '      File "submission.py", line 7, in helper\n        return X[10]\n') in proc.stdout
+
+
+def test_output_flood_report_counts_every_line(tmp_path, package):
+    code, report = judge(tmp_path, "for i in range(2 * 10 ** 6):\n    print(i)\n", package, "--tests", "001")
+    assert report["verdict"] == "OLE"
+    assert report["tests"][0]["message"] == "wrote 8388608 bytes to stdout/stderr, over the limit of 8 MiB"
+    text = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", str(package),
+                           "--tests", "001"], capture_output=True, text=True, cwd=ROOT).stdout
+    lines = int(text.split(" lines in all, shortened)")[0].rsplit("(", 1)[1])
+    assert lines == len("".join(f"{i}\n" for i in range(2 * 10 ** 6)).encode()[:8 << 20].splitlines())
+
+
+def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
+    sub = tmp_path / "submission.py"
+    sub.write_text(HEADER + "        import time\n        time.sleep(30)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    for _ in range(300):  # until the run is under way
+        if len(workers(sub)) >= 4:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    assert not workers(sub)

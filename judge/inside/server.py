@@ -108,6 +108,7 @@ def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[
     wall_ms = (time.monotonic() - start) * 1000
     result = os.pread(result_fd, limits["result_bytes"], 0)
     output_size = os.fstat(output_fd).st_size
+    output_lines = _count_lines(output_fd, output_size)
     output = os.pread(output_fd, limits["output_keep_bytes"], 0)
     os.close(result_fd)
     os.close(output_fd)
@@ -122,8 +123,22 @@ def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[
         "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
         "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
         "output_size": output_size,
+        "output_lines": output_lines,
     }
     return status, result, output
+
+
+def _count_lines(fd: int, size: int) -> int:
+    """Lines in the whole captured output (the judge only receives its start)."""
+    lines, offset, last = 0, 0, b"\n"
+    while offset < size:
+        chunk = os.pread(fd, 1 << 20, offset)
+        if not chunk:
+            break
+        lines += chunk.count(b"\n")
+        offset += len(chunk)
+        last = chunk[-1:]
+    return lines + (last != b"\n")
 
 
 def _read_setup(fd: int) -> tuple[int, str | None]:
