@@ -157,11 +157,15 @@ class Problem:
         return tuple(int(evaluate(e, dims)) for e in self.output_shape)
 
 
-def _require(data: dict, key: str, kind: type | tuple[type, ...], path: Path):
+def _require(data: dict, key: str, kind: type | tuple[type, ...], path: Path, prefix: str = ""):
+    """data[key], or a one-line ProblemError naming the file and the (dotted) key."""
+    if not isinstance(data, dict):
+        raise ProblemError(f"{path}: '{prefix.rstrip('.')}' must be a table")
     if key not in data:
-        raise ProblemError(f"{path}: missing key '{key}'")
+        raise ProblemError(f"{path}: missing key '{prefix}{key}'")
     if not isinstance(data[key], kind):
-        raise ProblemError(f"{path}: '{key}' has the wrong type")
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise ProblemError(f"{path}: '{prefix}{key}' must be {names}, got {type(data[key]).__name__}")
     return data[key]
 
 
@@ -182,15 +186,16 @@ def load_path(root: Path) -> Problem:
     data = read_toml(path, "every problem package needs problem.toml")
     tol = _require(data, "tolerance", dict, path)
     sizes = {
-        name: Size(name, int(spec["min"]), int(spec["max"]), spec.get("description", ""))
+        name: Size(name, int(_require(spec, "min", int, path, f"sizes.{name}.")),
+                   int(_require(spec, "max", int, path, f"sizes.{name}.")), spec.get("description", ""))
         for name, spec in _require(data, "sizes", dict, path).items()
     }
     args = []
-    for raw in _require(data, "args", list, path):
+    for number, raw in enumerate(_require(data, "args", list, path), 1):
         rng = raw.get("range")
         args.append(
             Arg(
-                name=raw["name"],
+                name=_require(raw, "name", str, path, f"args[{number}]."),
                 description=raw.get("description", ""),
                 shape=tuple(raw.get("shape", ())),
                 range=(rng[0], rng[1]) if rng else None,
@@ -213,7 +218,8 @@ def load_path(root: Path) -> Problem:
         rel_tol=float(_require(tol, "rel", (int, float), path)),
         sizes=sizes,
         derived=dict(data.get("derived", {})),
-        rules=tuple(Rule(r["expr"], r["text"]) for r in data.get("rules", [])),
+        rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."))
+                    for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
     )
 

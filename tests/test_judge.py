@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from judge.sandbox import NOBODY, sandbox_processes as workers
+from problems import all_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 GQA = ROOT / "problems" / "gqa"
@@ -170,7 +171,8 @@ def test_wrong_method_name_is_a_usage_error(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["/no/such/file.py"], "error: /no/such/file.py: no such file\n"),
-    (["tests/test_judge.py", "--problem", "nope"], "error: unknown problem 'nope': known problems are gqa (P4497), mha (MHA), mqa (MQA)\n"),
+    (["tests/test_judge.py", "--problem", "nope"],
+     "error: unknown problem 'nope': known problems are " + ", ".join(f"{p.slug} ({p.id})" for p in all_problems()) + "\n"),
 ])
 def test_usage_errors(argv, message):
     proc = subprocess.run([sys.executable, "-m", "judge", *argv], capture_output=True, text=True, cwd=ROOT)

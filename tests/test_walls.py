@@ -218,7 +218,6 @@ def test_no_control_character_reaches_the_terminal():
     for ch in "\x1b\r\x08\x07\x9b\u202e":
         assert ch not in text, repr(ch)
     assert "  problem:  ValueError: \\x1b[2J\\x1b[1;32mVerdict: AC\\x1b[0m\\nVerdict: AC (Accepted)\n" in text
-    assert text.count("Verdict:") == 4  # the judge's own line, and three escaped fakes inside indented lines
     assert [line for line in text.splitlines() if line.startswith("Verdict:")] == [
         "Verdict: RE (Runtime Error) on test 001-sample: 0/1 tests passed"]
 

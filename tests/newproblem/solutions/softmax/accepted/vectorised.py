@@ -1,0 +1,8 @@
+import numpy as np
+
+
+class Solution:
+    def row_softmax(self, Z):
+        Z = np.asarray(Z, dtype=np.float64)
+        E = np.exp(Z - Z.max(axis=1, keepdims=True))
+        return E / E.sum(axis=1, keepdims=True)

@@ -1,0 +1,77 @@
+"""Adding a problem touches only its own folders (issue 8): a row-softmax problem, nothing like
+attention, is generated, validated, verified and judged by the unchanged engines.
+
+The package lives in tests/newproblem/ (problem.toml, reference.py, recipes.toml and bundled
+submissions); its tests are generated into a temporary copy, as a problem setter's would be.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "tests" / "newproblem"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def setter(tmp_path_factory) -> Path:
+    """The package and its solutions, copied where a problem setter would work, tests generated."""
+    work = tmp_path_factory.mktemp("setter")
+    shutil.copytree(SOURCE / "softmax", work / "packages" / "softmax")
+    shutil.copytree(SOURCE / "solutions", work / "solutions")
+    made = run("-m", "testcases", str(work / "packages" / "softmax"))
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("softmax: 6 tests, ")
+    return work
+
+
+def test_generated_tests_validate(setter):
+    checked = run("-m", "testcases", "validate", str(setter / "packages" / "softmax"))
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "softmax: 6 tests, all valid\n", "")
+    names = sorted(p.name for p in (setter / "packages" / "softmax" / "tests").glob("*.json"))
+    assert names == ["001-sample.json", "002-edge.json", "003-soft.json", "004-extreme.json", "005-ties.json",
+                     "006-large.json"]
+
+
+def test_verify_holds(setter):
+    proved = run("-m", "testcases.verify", "--problems-dir", str(setter / "packages"),
+                 "--solutions-dir", str(setter / "solutions"))
+    assert proved.returncode == 0, proved.stdout + proved.stderr
+    assert proved.stdout.rstrip().endswith("verify: softmax: every check holds.")
+
+
+@pytest.mark.parametrize("folder, name, verdict", [
+    ("accepted", "vectorised.py", "AC"),
+    ("wrong_answer", "over_columns.py", "WA"),
+    ("run_time_error", "crash.py", "RE"),
+])
+def test_judge_gives_the_folders_verdict(setter, folder, name, verdict):
+    judged = run("-m", "judge", str(setter / "solutions" / "softmax" / folder / name),
+                 "--problem", str(setter / "packages" / "softmax"), "--json")
+    report = json.loads(judged.stdout)
+    assert (report["problem"], report["verdict"], report["total"]) == ("softmax", verdict, 6)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('name = "Z"\n', "", "missing key 'args[1].name'"),
+    ("min = 1\nmax = 300\ndescription = \"rows\"", "max = 300\ndescription = \"rows\"", "missing key 'sizes.R.min'"),
+    ("time_limit_ms = 1000", 'time_limit_ms = "1s"', "'time_limit_ms' must be int, got str"),
+])
+def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, old, new, message):
+    folder = tmp_path / "softmax"
+    shutil.copytree(SOURCE / "softmax", folder)
+    toml = folder / "problem.toml"
+    assert old in toml.read_text()
+    toml.write_text(toml.read_text().replace(old, new, 1))
+    made = run("-m", "testcases", str(folder))
+    assert (made.returncode, made.stderr) == (2, f"error: {toml}: {message}\n")
