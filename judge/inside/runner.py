@@ -33,11 +33,12 @@ class Runner:
         self.format_exception_only = traceback.format_exception_only
         self.flushables = (sys.stdout, sys.stderr)
 
-    def load(self, source: bytes, method: str | None) -> dict:
-        """Compile and execute the file; the class's instance and method, or finish with why not."""
+    def load(self, source: bytes, method: str | None, code=None) -> type:
+        """Execute the file (compiled already, or now); its class Solution, or finish with why not."""
         phase = "compile"
         try:
-            code = compile(source, self.filename, "exec", dont_inherit=True)
+            if code is None:
+                code = compile(source, self.filename, "exec", dont_inherit=True)
             phase = "import"
             namespace = {"__name__": "solution", "__file__": self.filename, "__builtins__": __builtins__}
             exec(code, namespace)
@@ -51,13 +52,13 @@ class Runner:
         except BaseException as exc:
             self.fail(phase, exc)
 
-    def check(self, source: bytes, method: str) -> None:
-        """The import check: compile, import, find the method, and report only that."""
-        self.load(source, method)
+    def check(self, source: bytes, method: str, code=None) -> None:
+        """The import check: import, find the method, and report only that."""
+        self.load(source, method, code)
         self.finish({"status": "ok"})
 
-    def run(self, source: bytes, method: str, args: list) -> None:
-        cls = self.load(source, method)
+    def run(self, source: bytes, method: str, args: list, code=None) -> None:
+        cls = self.load(source, method, code)
         phase = "init"
         try:
             instance = cls()
@@ -143,25 +144,28 @@ def _describe(value, kind: str) -> str:
     return f"the returned value has element type {kind}, expected numbers"
 
 
-def compile_only(source: bytes, filename: str) -> dict:
+def compile_only(source: bytes, filename: str) -> tuple[dict, bytes]:
     """Compile without running anything: Python's own rules (BOM, coding line), the methods of a
-    top-level class Solution for problem detection, or the compiler's message."""
+    top-level class Solution for problem detection, or the compiler's message; and the code
+    object, marshalled, for the fork server to hand to every run (no code of the file has run
+    in this process, so these bytes are the compiler's own)."""
     import ast
+    import marshal
 
     try:
         tree = ast.parse(source, filename)
-        compile(tree, filename, "exec", dont_inherit=True)
+        code = compile(tree, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError) as exc:
-        return {"ok": False, "error": _syntax_message(exc)}
+        return {"ok": False, "error": _syntax_message(exc)}, b""
     except RecursionError:
-        return {"ok": False, "error": "the file is nested too deeply for Python's compiler (RecursionError)"}
+        return {"ok": False, "error": "the file is nested too deeply for Python's compiler (RecursionError)"}, b""
     except MemoryError:
-        return {"ok": False, "error": "compiling the file ran out of memory (MemoryError)"}
+        return {"ok": False, "error": "compiling the file ran out of memory (MemoryError)"}, b""
     methods = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Solution":
             methods = [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    return {"ok": True, "methods": methods}
+    return {"ok": True, "methods": methods}, marshal.dumps(code)
 
 
 def _syntax_message(exc: BaseException) -> str:

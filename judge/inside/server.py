@@ -52,6 +52,7 @@ def main() -> None:
     if config.get("landlock"):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
     seccomp = walls.seccomp_module()
+    bpf = walls.compile_filter(seccomp) if seccomp is not None else None
     wire.send(proto_out, {
         "ready": True,
         "seccomp": seccomp is not None,
@@ -60,22 +61,37 @@ def main() -> None:
         "python": sys.version.split()[0],
         "numpy": numpy.__version__,
     })
-    source, filename = b"", "submission.py"
+    source, filename, code = b"", "submission.py", None
     while True:
         try:
             header, blobs = wire.receive(proto_in)
         except (EOFError, ValueError):
-            return
+            os._exit(0)  # the judge is done: no interpreter teardown to wait for
         kind = header.get("kind")
         if kind == "compile":
-            source, filename = blobs[0], header["filename"]
+            source, filename, code = blobs[0], header["filename"], None
         if kind in ("compile", "check", "run"):
             task = {"kind": kind, "source": source, "filename": filename, "method": header.get("method"),
-                    "args": _decode_args(header.get("args", []), blobs) if kind == "run" else []}
-            status, result, output = _supervise(task, header["limits"], config, seccomp, (proto_in, proto_out))
+                    "code": code, "args": _decode_args(header.get("args", []), blobs) if kind == "run" else []}
+            status, result, output = _supervise(task, header["limits"], config, bpf, (proto_in, proto_out))
+            if kind == "compile":
+                result, code = _compiled(result)
             wire.send(proto_out, status, [result, output])
         else:
             return
+
+
+def _compiled(result: bytes):
+    """Split the compile child's answer: its report for the judge, its code object for the runs.
+    Anything unexpected (the child crashed or ran out of time) leaves each run to compile."""
+    import marshal
+
+    head, _, body = result.partition(b"\n")
+    try:
+        code = marshal.loads(body) if body else None
+    except (EOFError, ValueError, TypeError):
+        code = None
+    return head + b"\n", code if isinstance(code, type(_compiled.__code__)) else None
 
 
 def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
@@ -92,7 +108,7 @@ def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
     return args
 
 
-def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[int, int]):
+def _supervise(task: dict, limits: dict, config: dict, bpf: bytes | None, protocol: tuple[int, int]):
     result_fd = os.memfd_create("result")
     output_fd = os.memfd_create("output")
     base_r, base_w = os.pipe()
@@ -100,7 +116,7 @@ def _supervise(task: dict, limits: dict, config: dict, seccomp, protocol: tuple[
     pid = os.fork()
     if pid == 0:  # the child never returns from here
         os.close(base_r)
-        _child(task, limits, config, seccomp, result_fd, output_fd, base_w, protocol)
+        _child(task, limits, config, bpf, result_fd, output_fd, base_w, protocol)
     os.close(base_w)
     base_rss_kb, setup_error = _read_setup(base_r)
     timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
@@ -187,7 +203,7 @@ def _wait_until_exit(pid: int, wall_s: float) -> bool:
             os.close(pidfd)
 
 
-def _child(task, limits, config, seccomp, result_fd, output_fd, base_fd, protocol) -> None:
+def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -> None:
     try:
         for fd in protocol:
             os.close(fd)
@@ -203,8 +219,8 @@ def _child(task, limits, config, seccomp, result_fd, output_fd, base_fd, protoco
         base_rss_kb = walls.memory_baseline()
         if ruleset is not None:
             walls.landlock_restrict(ruleset)
-        if seccomp is not None:
-            walls.load_seccomp(seccomp, os.getpid())
+        if bpf is not None:
+            walls.load_filter(bpf, os.getpid())
         elif config.get("require_seccomp", True):
             raise OSError("the seccomp binding is missing")
         runner = Runner(result_fd, task["filename"])
@@ -216,11 +232,12 @@ def _child(task, limits, config, seccomp, result_fd, output_fd, base_fd, protoco
         finally:
             os._exit(121)
     if task["kind"] == "compile":
-        runner.finish(compile_only(task["source"], task["filename"]))
+        report, code = compile_only(task["source"], task["filename"])
+        runner.finish_raw(runner.dumps(report).encode() + b"\n" + code)
     elif task["kind"] == "check":
-        runner.check(task["source"], task["method"])
+        runner.check(task["source"], task["method"], task["code"])
     else:
-        runner.run(task["source"], task["method"], task["args"])
+        runner.run(task["source"], task["method"], task["args"], task["code"])
     os._exit(0)
 
 
