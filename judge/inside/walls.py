@@ -13,7 +13,6 @@ import os
 import resource
 import struct
 
-NOBODY = 65534  # the unprivileged host uid a run executes as whenever the judge is root
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 _PR_SET_NO_NEW_PRIVS = 38
@@ -35,12 +34,12 @@ def close_all_but(keep: set[int]) -> None:
         low = fd + 1
 
 
-def leave_root() -> None:
-    """A run never executes as host root: whoever started the judge, become nobody."""
+def leave_root(uid: int) -> None:
+    """A run never executes as host root: whoever started the judge, become `uid` (nobody)."""
     if os.geteuid() == 0 or os.getegid() == 0:
         os.setgroups([])
-        os.setresgid(NOBODY, NOBODY, NOBODY)
-        os.setresuid(NOBODY, NOBODY, NOBODY)
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
     if 0 in (*os.getresuid(), *os.getresgid()):
         raise OSError("the run still holds uid or gid 0")
 

