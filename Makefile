@@ -10,7 +10,7 @@ ALL    ?=
 JSON   ?=
 JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
-.PHONY: all judge test testcases verify bench clean
+.PHONY: all judge test testcases verify bench clean start problems history
 
 all: test
 
@@ -28,6 +28,18 @@ ifeq ($(strip $(SOL)),)
 else
 	@$(PY) -m judge $(SOL) $(JUDGE_FLAGS)
 endif
+
+## make start PROBLEM=gqa: a starter file practice/<slug>.py (never over an existing one).
+start: $(STAMP)
+	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=gqa, mha or mqa))
+
+## make problems: every problem with your status, attempts, best time and last verdict.
+problems: $(STAMP)
+	@$(PY) -m judge list
+
+## make history [PROBLEM=gqa]: your judgings, oldest first.
+history: $(STAMP)
+	@$(PY) -m judge history $(PROBLEM)
 
 ## make test: the whole test suite (validator on every stored test included).
 test: $(STAMP)

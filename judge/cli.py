@@ -52,7 +52,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, on_report=None) -> int:
     """Exit 0 (AC), 1 (another verdict), 2 (a usage error: one line, or one JSON object with
     --json), 130 (interrupted: the sandbox is torn down first, nothing is left running)."""
     argv = sys.argv[1:] if argv is None else argv
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(argv)
         if args.bundled:
             return _bundled(args)
-        return _single(args)
+        return _single(args, on_report)
     except (UsageError, ProblemError, SandboxUnavailable) as exc:
         if "--json" in argv:
             print(json.dumps({"error": str(exc)}))
@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _single(args: argparse.Namespace) -> int:
+def _single(args: argparse.Namespace, on_report=None) -> int:
+    """Judge one file; `on_report(report, path)` is told of the judging once it is printed."""
     path = Path(args.submission)
     if path.is_dir():
         raise UsageError(f"{path}: is a directory; give the .py file that defines class Solution")
@@ -81,6 +82,9 @@ def _single(args: argparse.Namespace) -> int:
     problem = load(args.problem) if args.problem else None
     report = judge_file(path, problem, run_all=args.all, patterns=args.tests)
     _print(report, args.json)
+    sys.stdout.flush()
+    if on_report is not None:
+        on_report(report, path)
     return 0 if report.verdict == "AC" else 1
 
 

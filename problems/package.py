@@ -69,6 +69,7 @@ class Problem:
     rules: tuple[Rule, ...]
     root: Path
     titles: dict[str, str] = field(default_factory=dict)
+    difficulty: int | None = None  # 1 (easiest) to 10, shown by `python -m judge list`
 
     @property
     def toml_path(self) -> Path:
@@ -218,10 +219,20 @@ def load_path(root: Path) -> Problem:
         rel_tol=float(_require(tol, "rel", (int, float), path)),
         sizes=sizes,
         derived=dict(data.get("derived", {})),
+        difficulty=_difficulty(data, path),
         rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."))
                     for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
     )
+
+
+def _difficulty(data: dict, path: Path) -> int | None:
+    if "difficulty" not in data:
+        return None
+    value = data["difficulty"]
+    if type(value) is not int or not 1 <= value <= 10:
+        raise ProblemError(f"{path}: 'difficulty' must be a whole number from 1 to 10, got {value!r}")
+    return value
 
 
 def shown(path: Path) -> str:
