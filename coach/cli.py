@@ -8,12 +8,15 @@ import sys
 from pathlib import Path
 
 from coach import history
+from coach.run import run_file, side_by_side
 from coach.starter import write_starter
+from judge import report as render
 from judge.judging import MAX_SOURCE_BYTES, Report
+from judge.sandbox import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
 
-COMMANDS = ("start", "list", "history")
+COMMANDS = ("start", "list", "history", "run")
 PRACTICE = Path("practice")  # the user's own files (gitignored)
 
 
@@ -28,11 +31,19 @@ def main(argv: list[str]) -> int:
     hist = sub.add_parser("history", help="your judgings, oldest first")
     hist.add_argument("problem", nargs="?", help="only this problem")
     hist.add_argument("--json", action="store_true", help="one JSON array")
+    run = sub.add_parser("run", help="run a file on the sample, or on your own input, beside the reference")
+    run.add_argument("file", type=Path)
+    run.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
+    run.add_argument("--input", type=Path, help='your case: a JSON file {"input": {argument: value, ...}}')
+    run.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     try:
-        return {"start": _start, "list": _list, "history": _history}[args.command](args)
-    except (ProblemError, history.HistoryError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        return {"start": _start, "list": _list, "history": _history, "run": _run}[args.command](args)
+    except (ProblemError, history.HistoryError, SandboxUnavailable) as exc:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": str(exc)}))
+        else:
+            print(f"error: {exc}", file=sys.stderr)
         return 2
 
 
@@ -78,17 +89,41 @@ def _history(args: argparse.Namespace) -> int:
     if not rows:
         print("no judgings yet" + (f" of {slug}" if slug else "") + f" (history: {shown(history.database())})")
         return 0
-    print(f"{'time (UTC)':<25} {'problem':<8} {'verdict':<7} {'passed':>7}  {'first failing':<16} "
+    print(f"{'time (UTC)':<25} {'kind':<6} {'problem':<8} {'verdict':<7} {'passed':>7}  {'first failing':<16} "
           f"{'slowest':>8} {'memory':>10}  file")
     for r in rows:
         slowest = f"{r.slowest_ms:.0f} ms" if r.slowest_ms is not None else "-"
         memory = f"{r.peak_mb:.1f} MiB" if r.peak_mb is not None else "-"
-        print(f"{r.time:<25} {r.problem:<8} {r.verdict:<7} {r.passed:>3}/{r.total:<3}  {r.first_failing or '-':<16} "
+        print(f"{r.time:<25} {r.kind:<6} {r.problem:<8} {r.verdict:<7} {r.passed:>3}/{r.total:<3}  {r.first_failing or '-':<16} "
               f"{slowest:>8} {memory:>10}  {r.path}")
     return 0
 
 
-def record_report(report: Report, path: Path) -> None:
+def _run(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise ProblemError(f"{args.file}: no such file")
+    problem = load(args.problem) if args.problem else None
+    report, expected = run_file(args.file, problem, args.input)
+    test = report.tests[0] if report.tests else None
+    if args.json:
+        print(json.dumps({
+            "problem": report.problem.slug if report.problem else None, "verdict": report.verdict,
+            "message": report.message, "input": "sample" if args.input is None else str(args.input),
+            "output": test.got.tolist() if test is not None and test.got is not None else None,
+            "expected": expected.tolist() if expected is not None else None,
+        }))
+    else:
+        print(render.to_text(report, colour=sys.stdout.isatty()))
+        if test is not None and expected is not None and report.problem is not None:
+            print()
+            print("Your output next to the reference's:")
+            print("\n".join(side_by_side(test.got, expected, report.problem.abs_tol, report.problem.rel_tol)))
+    sys.stdout.flush()
+    record_report(report, args.file, kind="run")
+    return 0 if report.verdict == "AC" else 1
+
+
+def record_report(report: Report, path: Path, kind: str = "submit") -> None:
     """Keep a judging of the user's file in the history; a failure there costs one line, never
     the verdict (which has been printed already)."""
     if report.problem is None:
@@ -96,6 +131,6 @@ def record_report(report: Report, path: Path) -> None:
     try:
         with open(path, "rb") as f:
             source = f.read(MAX_SOURCE_BYTES + 1)
-        history.record(history.judging_of(report, source))
+        history.record(history.judging_of(report, source, kind))
     except (OSError, history.HistoryError) as exc:
         print(f"note: the history could not be written ({exc}); the verdict above stands", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The program's entry point, above every layer: practice commands (start, list, history) go to
+"""The program's entry point, above every layer: practice commands (start, list, history, run) go to
 the practice layer, everything else to the judge, whose judgings of a user's file the practice
 layer records."""
 
@@ -6,7 +6,7 @@ import sys
 
 from judge.cli import main
 
-if len(sys.argv) > 1 and sys.argv[1] in ("start", "list", "history"):
+if len(sys.argv) > 1 and sys.argv[1] in ("start", "list", "history", "run"):
     from coach.cli import main as practise
 
     sys.exit(practise(sys.argv[1:]))

@@ -15,6 +15,7 @@ import tokenize
 import signal
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -56,6 +57,7 @@ class TestResult:
     output: str = ""
     output_size: int = 0
     output_lines: int | None = None
+    got: np.ndarray | None = None  # what the run returned, kept only when asked (practice `run`)
     sizes: dict = field(default_factory=dict)
     note: str = ""
 
@@ -70,6 +72,7 @@ class Report:
     isolation: str = ""
     message: str = ""
     traceback: str = ""
+    rerun: list[str] | None = None  # the command that reruns the first failure, when not the usual one
 
     @property
     def passed(self) -> int:
@@ -100,25 +103,32 @@ def _matches(name: str, pattern: str) -> bool:
 
 
 def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
-               time_limit_ms: int | None = None, patterns: list[str] | None = None) -> Report:
+               time_limit_ms: int | None = None, patterns: list[str] | None = None,
+               cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
     `time_limit_ms` overrides problem.toml's limit: verification measures how far past the
     limit a slow solution goes, which a run cut off at the limit cannot show.
+    `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
+    and `keep_output` keeps each run's returned array on its TestResult.
     Raises ProblemError when the problem cannot be told or no test matches, and
     SandboxUnavailable when no sandbox with every wall can be had here.
     """
-    if problem is not None and tests is None:
-        tests = select_tests(problem, patterns)
-    report = Report(problem, str(path), "AC", len(tests or ()))
+    def make_cases(problem: Problem) -> list[TestCase]:
+        if cases is not None:
+            return cases(problem)
+        return [read_test(problem, t) for t in (tests if tests is not None else select_tests(problem, patterns))]
+
+    report = Report(problem, str(path), "AC", 0)
     source = _read_source(path, report)
     if source is None:
         return report
     session = _Session(path, source)
     try:
         session.launch()  # the sandbox boots while the tests are read
-        cases = [read_test(problem, t) for t in tests] if problem is not None else []
+        todo = make_cases(problem) if problem is not None else []
+        report.total = len(todo)
         methods = session.start(report)
         if report.verdict != "AC":
             return report
@@ -126,15 +136,14 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
             problem, reason = detect_problem(methods)
             if problem is None:
                 raise ProblemError(f"{path}: cannot tell the problem: {reason}")
-            tests = select_tests(problem, patterns)
-            report.problem, report.total = problem, len(tests)
-            cases = [read_test(problem, t) for t in tests]
+            todo = make_cases(problem)
+            report.problem, report.total = problem, len(todo)
         cpu_ms = time_limit_ms or problem.time_limit_ms
         limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
         if not session.check(problem, limits, report):
             return report
-        for case in cases:
-            result = session.run_test(problem, case, limits)
+        for case in todo:
+            result = session.run_test(problem, case, limits, keep_output)
             report.tests.append(result)
             if result.verdict != "AC":
                 if report.verdict == "AC":
@@ -220,12 +229,12 @@ class _Session:
             report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
         return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
 
-    def run_test(self, problem: Problem, case: TestCase, limits: Limits) -> TestResult:
+    def run_test(self, problem: Problem, case: TestCase, limits: Limits, keep_output: bool = False) -> TestResult:
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
             self.sandbox = self._new_sandbox()
             self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         try:
-            return _judge_test(self.sandbox, problem, case, limits, self.source_lines)
+            return _judge_test(self.sandbox, problem, case, limits, self.source_lines, keep_output)
         except SandboxLost as exc:
             self.close()
             verdict = "TLE" if exc.timed_out else "RE"
@@ -254,7 +263,7 @@ def _source_lines(source: bytes) -> list[str]:
 
 
 def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
-                source_lines: list[str]) -> TestResult:
+                source_lines: list[str], keep_output: bool = False) -> TestResult:
     expected = np.asarray(case.expected, dtype=np.float64)
     args = [case.input[name] for name in problem.arg_names]
     result_bytes = expected.size * 8 + 4096
@@ -280,6 +289,7 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
         if got is None:
             verdict, message = "RE", "the run ended without a readable result"
         else:
+            result.got = got.copy() if keep_output else None
             check = compare(got, expected, problem.abs_tol, problem.rel_tol)
             result.max_abs_err, result.max_rel_err = check.max_abs_err, check.max_rel_err
             verdict, message = ("AC" if check.ok else "WA"), check.message

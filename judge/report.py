@@ -111,7 +111,9 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
     if t.output_size:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
         out += ["    " + l for l in shown(_shorten(t.output, t.output_lines), lines=True).splitlines()]
-    if report.problem is not None:
+    if report.rerun is not None:
+        out.append("  rerun it: " + shown(shlex.join([_python(), "-m", "judge", *report.rerun])))
+    elif report.problem is not None:
         cmd = [_python(), "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
         out.append("  rerun it: " + shown(shlex.join(cmd)))
     return out

@@ -92,3 +92,47 @@ def test_a_broken_history_never_costs_the_verdict(tmp_path, damage):
     assert judged.stderr.startswith("note: the history could not be written (")
     assert judged.stderr.endswith("); the verdict above stands\n") and judged.stderr.count("\n") == 1
     assert "Traceback" not in judged.stderr
+
+
+TILE = ROOT / "solutions" / "gqa" / "wrong_answer" / "kv_head_by_tile.py"
+CASE = {"X": [[1, 2, 3, 4]], "W_Q": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], "b_Q": [0, 0, 0, 0],
+        "W_K": [[1, 0], [0, 1], [1, 0], [0, 1]], "b_K": [0, 0], "W_V": [[1, 0], [0, 0], [0, 1], [0, 0]],
+        "b_V": [0, 0], "h_q": 4, "h_k": 2, "W_O": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]],
+        "b_O": [0, 0, 0, 0]}  # the statement's second example: tile and repeat mappings differ
+
+
+def test_run_on_the_sample_shows_both_outputs_and_counts_as_a_run(home):
+    ran = judge(home, "run", str(TILE))
+    assert ran.returncode == 0  # h_k = 1 in the sample: the tile mapping cannot be seen there
+    assert "Your output next to the reference's:\n  rows 0-1, columns 0-3 of (2, 4)\n" in ran.stdout
+    rows = json.loads(judge(home, "history", "--json").stdout)
+    assert [(r["kind"], r["verdict"]) for r in rows] == [("run", "AC")]
+    assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "new", "0", "-", "-"]  # runs are not attempts
+
+
+def test_run_on_an_own_input_marks_the_differences(tmp_path, home):
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps({"input": CASE}))
+    ran = judge(home, "run", str(TILE), "--input", str(case))
+    assert ran.returncode == 1
+    assert ("  rows 0-0, columns 0-3 of (1, 4); 2 element(s) differ, marked *\n"
+            "                 col 0        col 1        col 2        col 3\n"
+            "  row 0             1            3*           1*           3    yours\n"
+            "                    1            1            3            3    reference\n") in ran.stdout
+    assert f"rerun it: " in ran.stdout and f"-m judge run {TILE} --input {case}" in ran.stdout
+    as_json = json.loads(judge(home, "run", str(REFERENCE), "--input", str(case), "--json").stdout)
+    assert (as_json["verdict"], as_json["output"], as_json["expected"]) == ("AC", [[1.0, 1.0, 3.0, 3.0]],
+                                                                            [[1.0, 1.0, 3.0, 3.0]])
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"h_k": 3}, "h_q, h_k: rule 'h_k divides h_q' (h_q % h_k == 0) fails for T = 1, d_model = 4, h_q = 4, h_k = 3"),
+    ({"X": [[1, 2, 3, 4000]]}, "X[0][3]: 4000 is outside the range [-1000, 1000] of problem.toml"),
+])
+def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, message):
+    case = tmp_path / "bad.json"
+    case.write_text(json.dumps({"input": {**CASE, **change}}))
+    ran = judge(home, "run", str(REFERENCE), "--input", str(case))
+    assert (ran.returncode, ran.stdout) == (2, "")
+    assert ran.stderr.startswith(f"error: {case}: ") and ran.stderr.count("\n") == 1
+    assert message in ran.stderr

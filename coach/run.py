@@ -1,0 +1,93 @@
+"""`python -m judge run FILE [--input CASE.json]`: LeetCode's Run. The file is judged in the same
+sandbox on the sample, or on an input the user wrote (checked against problem.toml with the
+validator's messages), and its output is shown beside the reference's with the differences
+marked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from judge.judging import Report, judge_file
+from problems import Problem, ProblemError, TestCase, read_test
+from problems.package import shown
+from testcases import oracle
+from testcases.validate import validate_input
+
+SHOW_ROWS = 8
+SHOW_COLS = 8
+
+
+def sample_case(problem: Problem) -> TestCase:
+    """The problem's first sample test (its first test when none is a sample)."""
+    files = problem.test_files()
+    if not files:
+        raise ProblemError(f"{problem.tests_dir}: no stored tests (run make testcases)")
+    first = next((f for f in files if f.stem.endswith("-sample")), files[0])
+    return read_test(problem, first)
+
+
+def own_case(problem: Problem, path: Path) -> TestCase:
+    """A case the user wrote, {"input": {...}}, validated; its expected output is the reference's."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProblemError(f"{path}: no such file") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProblemError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("input"), dict):
+        raise ProblemError(f'{path}: a case is one JSON object {{"input": {{argument: value, ...}}}}')
+    violations, _ = validate_input(problem, data["input"])
+    if violations:
+        more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""
+        raise ProblemError(f"{path}: {violations[0]}{more}")
+    inputs = {name: data["input"][name] for name in problem.arg_names}
+    expected = oracle.run(problem, inputs)
+    if not np.all(np.isfinite(expected)):
+        raise ProblemError(f"{path}: the reference's output is not finite on this input")
+    return TestCase(path.stem, path, inputs, expected.tolist(), {"note": f"your input {shown(path)}"})
+
+
+def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tuple[Report, np.ndarray | None]:
+    """The report of one run, and the reference's output it was compared with."""
+    made: list[TestCase] = []
+
+    def cases(problem: Problem) -> list[TestCase]:
+        made.append(own_case(problem, case_path) if case_path else sample_case(problem))
+        return made
+
+    report = judge_file(path, problem, cases=cases, keep_output=True)
+    report.rerun = ["run", str(path)] + (["--input", str(case_path)] if case_path else [])
+    expected = np.asarray(made[0].expected, dtype=np.float64) if made else None
+    return report, expected
+
+
+def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, rel_tol: float) -> list[str]:
+    """Your output and the reference's, element by element, a differing element marked with *;
+    a large output is cut to the corner around the first difference."""
+    lines = []
+    if got is None:
+        return ["  (no output to show)"]
+    if got.shape != expected.shape or got.ndim != 2:
+        return [f"  yours: shape {got.shape}, reference: shape {expected.shape}"]
+    wrong = ~(np.abs(got - expected) <= np.maximum(abs_tol, rel_tol * np.abs(expected)))
+    first = np.argwhere(wrong)
+    r0 = max(0, int(first[0][0]) - 1) if len(first) else 0
+    c0 = max(0, int(first[0][1]) - 1) if len(first) else 0
+    rows, cols = range(r0, min(r0 + SHOW_ROWS, got.shape[0])), range(c0, min(c0 + SHOW_COLS, got.shape[1]))
+    cell = 13
+    head = " " * 7 + "".join(f"{f'col {c}':>{cell}}" for c in cols)
+    lines.append(f"  rows {rows.start}-{rows.stop - 1}, columns {cols.start}-{cols.stop - 1} of {got.shape}"
+                 f"{'' if len(first) == 0 else f'; {len(first)} element(s) differ, marked *'}")
+    lines.append("  " + head)
+    for r in rows:
+        lines.append(f"  row {r:<3}" + "".join(f"{_num(got[r, c]) + ('*' if wrong[r, c] else ' '):>{cell}}" for c in cols)
+                     + "   yours")
+        lines.append(" " * 9 + "".join(f"{_num(expected[r, c]) + ' ':>{cell}}" for c in cols) + "   reference")
+    return lines
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
