@@ -7,16 +7,22 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from coach import history
+from coach.hints import hint
 from coach.run import run_file, side_by_side
+from coach.speed import speed
+from coach.stress import stress
 from coach.starter import write_starter
 from judge import report as render
-from judge.judging import MAX_SOURCE_BYTES, Report
+from judge.bundled import bundled
+from judge.judging import MAX_SOURCE_BYTES, Report, judge_file
 from judge.sandbox import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
 
-COMMANDS = ("start", "list", "history", "run")
+COMMANDS = ("start", "list", "history", "run", "editorial", "stress")
 PRACTICE = Path("practice")  # the user's own files (gitignored)
 
 
@@ -36,9 +42,21 @@ def main(argv: list[str]) -> int:
     run.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
     run.add_argument("--input", type=Path, help='your case: a JSON file {"input": {argument: value, ...}}')
     run.add_argument("--json", action="store_true", help="one JSON object")
+    editorial = sub.add_parser("editorial", help="the bundled accepted solutions, once you have solved the problem")
+    editorial.add_argument("problem", help="slug or id")
+    editorial.add_argument("--force", action="store_true", help="show them before you have an AC")
+    stress_ = sub.add_parser("stress", help="small random inputs against the reference; the first "
+                             "disagreement shrunk and saved as a case for run --input")
+    stress_.add_argument("file", type=Path)
+    stress_.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
+    stress_.add_argument("--n", type=int, default=200, help="how many inputs (default 200)")
+    stress_.add_argument("--seed", type=int, default=0, help="the same seed draws the same inputs (default 0)")
+    stress_.add_argument("--out", type=Path, help="where to save a counterexample (default practice/<slug>-counterexample.json)")
+    stress_.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     try:
-        return {"start": _start, "list": _list, "history": _history, "run": _run}[args.command](args)
+        return {"start": _start, "list": _list, "history": _history, "run": _run,
+                "editorial": _editorial, "stress": _stress}[args.command](args)
     except (ProblemError, history.HistoryError, SandboxUnavailable) as exc:
         if getattr(args, "json", False):
             print(json.dumps({"error": str(exc)}))
@@ -121,6 +139,71 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     record_report(report, args.file, kind="run")
     return 0 if report.verdict == "AC" else 1
+
+
+def _editorial(args: argparse.Namespace) -> int:
+    """Spoiler-free: the accepted solutions only once the history holds an AC (or --force)."""
+    problem = load(args.problem)
+    mine = [j for j in history.judgings(problem.slug) if j.kind == "submit"]
+    if not args.force and not any(j.verdict == "AC" for j in mine):
+        print(f"{problem.slug}: not solved yet ({len(mine)} attempt{'s' * (len(mine) != 1)}, no AC). The editorial "
+              f"shows the accepted solutions; try a hint first (python -m judge FILE --hint), or see them anyway "
+              f"with: python -m judge editorial {problem.slug} --force")
+        return 1
+    accepted = [e for e in bundled(problem) if e.expected == "AC"]
+    print(f"{problem.title} ({problem.id}): {len(accepted)} accepted solutions, each a different route.\n")
+    for entry in accepted:
+        text = entry.path.read_text(encoding="utf-8")
+        print(f"==== {shown(entry.path)}")
+        print(text.rstrip())
+        print()
+    return 0
+
+
+def _stress(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise ProblemError(f"{args.file}: no such file")
+    if args.n < 1:
+        raise ProblemError(f"--n {args.n}: give at least one input")
+    problem = load(args.problem) if args.problem else judge_file(args.file, None, cases=lambda p: []).problem
+    if problem is None:
+        raise ProblemError(f"{args.file}: does not compile; judge it to see why")
+    found = stress(args.file, problem, args.n, args.seed)
+    saved = None
+    if found.case is not None:
+        saved = args.out or PRACTICE / f"{problem.slug}-counterexample.json"
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        saved.write_text(json.dumps({"input": found.case.input}) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps({"found": found.case is not None, "tried": found.tried,
+                          "case": {"input": found.case.input} if found.case else None, "sizes": found.sizes,
+                          "verdict": found.verdict or None, "saved": str(saved) if saved else None}))
+        return 1 if found.case else 0
+    if found.case is None:
+        print(f"{problem.slug}: no disagreement with the reference in {found.tried} small random inputs "
+              f"(seed {args.seed}). A stress test can only find bugs, not prove there are none.")
+        return 0
+    sizes = ", ".join(f"{k} = {v}" for k, v in problem.dims(found.sizes).items())
+    print(f"{problem.slug}: input {found.tried} disagrees with the reference ({found.verdict}); shrunk to {sizes}:\n")
+    for name, value in found.case.input.items():
+        print(f"  {name} = {json.dumps(value)}")
+    print(f"\n  {render.shown(found.message)}\n")
+    expected = np.asarray(found.case.expected, dtype=np.float64)
+    print("\n".join(side_by_side(found.got, expected, problem.abs_tol, problem.rel_tol)))
+    print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} --input {shown(saved)}")
+    return 1
+
+
+def enrich(report: Report, hint_level: int | None) -> None:
+    """Before a judging is printed: a hint on WA when asked, the reference's speed on AC. Neither
+    may cost the verdict: a hint that cannot be had says why."""
+    if hint_level and report.verdict == "WA":
+        try:
+            report.hint = hint(report, hint_level)
+        except (ProblemError, OSError, SandboxUnavailable) as exc:
+            report.hint = {"level": hint_level, "step": None, "matches": None, "text": f"no hint could be had ({exc})"}
+    if report.verdict == "AC":
+        report.speed = speed(report)
 
 
 def record_report(report: Report, path: Path, kind: str = "submit") -> None:

@@ -42,6 +42,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tests", nargs="+", action="extend", metavar="PATTERN",
                         help="only these tests: names, numbers (4 or 004) or globs like '*edge*'; several "
                         "patterns, comma-separated or not, add up")
+    parser.add_argument("--hint", nargs="?", const=1, type=int, choices=(1, 2), metavar="LEVEL",
+                        help="on a Wrong Answer: 1 names the statement step where your output goes wrong, "
+                        "2 the bug (from the bundled wrong answers)")
     parser.add_argument("--bundled", action="store_true",
                         help="judge every bundled submission under solutions/ and compare with its folder's verdict")
     args = parser.parse_args(argv)
@@ -52,7 +55,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None, on_report=None) -> int:
+def main(argv: list[str] | None = None, on_report=None, enrich=None) -> int:
     """Exit 0 (AC), 1 (another verdict), 2 (a usage error: one line, or one JSON object with
     --json), 130 (interrupted: the sandbox is torn down first, nothing is left running)."""
     argv = sys.argv[1:] if argv is None else argv
@@ -60,7 +63,7 @@ def main(argv: list[str] | None = None, on_report=None) -> int:
         args = parse_args(argv)
         if args.bundled:
             return _bundled(args)
-        return _single(args, on_report)
+        return _single(args, on_report, enrich)
     except (UsageError, ProblemError, SandboxUnavailable) as exc:
         if "--json" in argv:
             print(json.dumps({"error": str(exc)}))
@@ -72,15 +75,20 @@ def main(argv: list[str] | None = None, on_report=None) -> int:
         return 130
 
 
-def _single(args: argparse.Namespace, on_report=None) -> int:
-    """Judge one file; `on_report(report, path)` is told of the judging once it is printed."""
+def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
+    """Judge one file; `enrich(report, hint_level)` may add to the report before it is printed (a
+    hint, the reference's speed), and `on_report(report, path)` is told of it once printed."""
     path = Path(args.submission)
     if path.is_dir():
         raise UsageError(f"{path}: is a directory; give the .py file that defines class Solution")
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
     problem = load(args.problem) if args.problem else None
-    report = judge_file(path, problem, run_all=args.all, patterns=args.tests)
+    report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None)
+    if enrich is not None:
+        enrich(report, args.hint)
+    elif args.hint:
+        raise UsageError("--hint needs the practice layer: run python -m judge")
     _print(report, args.json)
     sys.stdout.flush()
     if on_report is not None:

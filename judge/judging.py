@@ -73,6 +73,8 @@ class Report:
     message: str = ""
     traceback: str = ""
     rerun: list[str] | None = None  # the command that reruns the first failure, when not the usual one
+    hint: dict | None = None  # added by the practice layer when asked (--hint)
+    speed: dict | None = None  # added by the practice layer on AC: the reference on the slowest test
 
     @property
     def passed(self) -> int:

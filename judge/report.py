@@ -39,6 +39,8 @@ def to_json(report: Report) -> str:
         "total": report.total,
         "isolation": report.isolation,
         "message": report.message,
+        **({"hint": {k: v for k, v in report.hint.items() if k != "text"}} if report.hint else {}),
+        **({"speed": report.speed} if report.speed else {}),
         "tests": [
             {
                 "name": t.name,
@@ -96,6 +98,13 @@ def to_text(report: Report, colour: bool = False) -> str:
         lines += ["  traceback (your code only):", *("    " + l for l in shown(report.traceback, lines=True).rstrip().splitlines())]
     if failure is not None:
         lines += ["", *_failure_details(report, failure)]
+    if report.hint:
+        lines += ["", f"Hint (level {report.hint['level']}): {report.hint['text']}"]
+    if report.speed:
+        s = report.speed
+        lines += ["", f"Speed: your slowest test, {s['test']}, took {s['yours_ms']:.0f} ms of CPU time; the "
+                      f"reference takes {s['reference_ms']:.0f} ms there ({s['ratio']:.1f}x; yours is this one run, "
+                      "the reference's the fastest of 3 on this machine)"]
     return "\n".join(lines)
 
 

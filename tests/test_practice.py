@@ -136,3 +136,97 @@ def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, mes
     assert (ran.returncode, ran.stdout) == (2, "")
     assert ran.stderr.startswith(f"error: {case}: ") and ran.stderr.count("\n") == 1
     assert message in ran.stderr
+
+
+@pytest.mark.parametrize("slug, name, step", [
+    ("gqa", "kv_head_by_tile.py", "step 3 of the statement (Which key/value head a query head reads)"),
+    ("gqa", "no_scale.py", "step 4 of the statement (Attention, per query head)"),
+    ("mha", "forgot_b_Q.py", "step 1 of the statement (Projections)"),
+    ("mqa", "softmax_over_heads.py", "step 3 of the statement (Attention, per query head)"),
+])
+def test_hint_names_the_step_then_the_bug(home, slug, name, step):
+    wrong = ROOT / "solutions" / slug / "wrong_answer" / name
+    level1 = json.loads(judge(home, str(wrong), "--hint", "--json").stdout)
+    assert level1["verdict"] == "WA" and level1["hint"] == {"level": 1, "step": step, "matches": None}
+    assert json.loads(judge(home, str(wrong), "--hint", "2", "--json").stdout)["hint"]["matches"] == [
+        f"wrong_answer/{name}"]
+    level2 = judge(home, str(wrong), "--hint", "2")
+    first_line = wrong.read_text().splitlines()[0].removeprefix("# WRONG: ").rstrip(".")
+    assert f"Hint (level 2): your output goes wrong at {step}: {first_line}" in level2.stdout
+
+
+def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
+    mine = tmp_path / "off_by_a_little.py"
+    mine.write_text(REFERENCE.read_text().replace("return (H @ f(W_O) + f(b_O)).tolist()",
+                                                  "return (H @ f(W_O) + f(b_O) + 1e-3).tolist()"))
+    report = json.loads(judge(home, str(mine), "--hint", "2", "--json").stdout)
+    assert report["verdict"] == "WA" and report["hint"] == {"level": 2, "step": None, "matches": None}
+    text = judge(home, str(mine), "--hint").stdout
+    assert "Hint (level 1): no bundled mistake gives your output on this test: the bug is one of your own." in text
+
+
+@pytest.mark.parametrize("slug", ["gqa", "mha", "mqa"])
+def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
+    """Each wrong answer must be among the files its own hint names, on the test it first fails
+    (two mistakes can coincide on a test: then both are named). Every wrong answer is judged once
+    to find its first failure, and once on all those tests: the hint's matching rule does the rest."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from coach.hints import _same
+    from judge.bundled import bundled
+    from judge.judging import judge_file
+    from problems import load
+
+    problem = load(slug)
+    wrong = sorted(e.path for e in bundled(problem) if e.expected == "WA")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first = dict(zip(wrong, pool.map(lambda p: judge_file(p, problem, keep_output=True).first_failure, wrong)))
+        tests = sorted({problem.tests_dir / f"{f.name}.json" for f in first.values()})
+        outputs = dict(zip(wrong, pool.map(
+            lambda p: {t.name: t.got for t in judge_file(p, problem, tests, run_all=True, keep_output=True).tests},
+            wrong)))
+    for path, failure in first.items():
+        named = [other for other in wrong if outputs[other].get(failure.name) is not None
+                 and _same(failure.got, outputs[other][failure.name], problem)]
+        assert path in named, (path.name, failure.name)
+
+
+def test_editorial_waits_for_an_ac_unless_forced(home):
+    gated = judge(home, "editorial", "gqa")
+    assert gated.returncode == 1 and gated.stdout.startswith("gqa: not solved yet (0 attempts, no AC).")
+    assert "accepted/" not in gated.stdout
+    judge(home, str(WRONG), "--tests", "001")
+    assert judge(home, "editorial", "gqa").stdout.startswith("gqa: not solved yet (1 attempt, no AC).")
+    forced = judge(home, "editorial", "gqa", "--force")
+    assert forced.returncode == 0 and "==== solutions/gqa/accepted/repeat_kv_batched.py\n# " in forced.stdout
+    judge(home, str(REFERENCE), "--tests", "001")
+    shown = judge(home, "editorial", "gqa")
+    assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
+
+
+def test_an_ac_shows_the_references_speed_measured_once_per_machine(home):
+    first = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--json").stdout)
+    speed = first["speed"]
+    assert speed["test"] == "001-sample" and speed["reference_ms"] > 0 and speed["yours_ms"] > 0
+    cache = json.loads((home / "reference_times.json").read_text())
+    assert list(cache.values()) == [speed["reference_ms"]]
+    again = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--json").stdout)
+    assert again["speed"]["reference_ms"] == speed["reference_ms"]  # from the cache, not measured again
+    text = judge(home, str(REFERENCE), "--tests", "001").stdout
+    assert "Speed: your slowest test, 001-sample, took " in text and "the reference's the fastest of 3" in text
+
+
+def test_stress_finds_and_shrinks_the_tile_mapping_and_nothing_in_a_correct_file(tmp_path, home):
+    saved = tmp_path / "counter.json"
+    found = judge(home, "stress", str(TILE), "--seed", "1", "--out", str(saved), "--json")
+    report = json.loads(found.stdout)
+    assert found.returncode == 1 and report["found"] is True
+    sizes = report["sizes"]
+    assert sizes["T"] == 1 and sizes["h_k"] >= 2 and sizes["d_model"] <= 4 and sizes["h_q"] <= 4, sizes
+    assert json.loads(saved.read_text()) == report["case"]
+    again = json.loads(judge(home, "stress", str(TILE), "--seed", "1", "--out", str(saved), "--json").stdout)
+    assert again == report  # the seed reproduces the run
+    rerun = judge(home, "run", str(TILE), "--input", str(saved))
+    assert rerun.returncode == 1 and "element(s) differ, marked *" in rerun.stdout
+    clean = json.loads(judge(home, "stress", str(REFERENCE), "--n", "60", "--json").stdout)
+    assert (clean["found"], clean["tried"], clean["case"]) == (False, 60, None)

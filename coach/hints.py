@@ -1,0 +1,97 @@
+"""Graded hints on a Wrong Answer, from data: the problem's bundled wrong answers are run (in the
+sandbox, like any file) on the test the user's file failed, and the user's output is compared
+with each under the problem's checker. A match names the statement step where the output goes
+wrong (level 1) and the bug (level 2); no match says so, since a guess would mislead.
+
+Each problem's wrong answers declare their step in solutions/<slug>/wrong_answer/steps.toml; the
+steps' titles come from the numbered steps of its spec.md.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from judge.bundled import SOLUTIONS
+from judge.checker import compare
+from judge.judging import Report, judge_file
+from problems import Problem, TestCase, read_test
+from problems.package import read_toml
+
+_STEP = re.compile(r"^\*\*(\d+)\. (.+?)\.\*\*", re.M)
+
+
+def statement_steps(problem: Problem) -> dict[int, str]:
+    """The numbered steps of the statement's "What to compute": {1: "Projections", ...}."""
+    if not problem.spec_path.is_file():
+        return {}
+    return {int(n): title for n, title in _STEP.findall(problem.spec_path.read_text(encoding="utf-8"))}
+
+
+def _step_text(problem: Problem, step) -> str:
+    if isinstance(step, int):
+        title = statement_steps(problem).get(step)
+        return f"step {step} of the statement" + (f" ({title})" if title else "")
+    return f"the statement's {step} section"
+
+
+def _bug(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
+    return re.sub(r"^#\s*(WRONG:\s*)?", "", first).strip().rstrip(".") or path.stem.replace("_", " ")
+
+
+def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
+    """The hint for a WA report judged with keep_output: {"level", "step", "matches", "text"}."""
+    problem, failure = report.problem, report.first_failure
+    none = {"level": level, "step": None, "matches": None}
+    if problem is None or failure is None or failure.verdict != "WA" or failure.got is None:
+        return {**none, "text": "hints need a Wrong Answer with a readable output"}
+    case_path = problem.tests_dir / f"{failure.name}.json"
+    if not case_path.is_file():
+        return {**none, "text": "hints work on the stored tests only"}
+    case = read_test(problem, case_path)
+    folder = solutions / problem.slug / "wrong_answer"
+    index_path = folder / "steps.toml"
+    index = read_toml(index_path, "each problem's wrong answers name their step there") if index_path.is_file() else {}
+    matches = matching(problem, case, failure.got, sorted(folder.glob("*.py")))
+    if not matches:
+        return {**none, "text": "no bundled mistake gives your output on this test: the bug is one of your own. "
+                                "Compare your output with the reference's: python -m judge run FILE"}
+    steps = list(dict.fromkeys(_step_text(problem, index[m.name]) if m.name in index else "an unnamed step"
+                               for m in matches))
+    out = {"level": level, "step": " or ".join(steps),
+           "matches": [f"wrong_answer/{m.name}" for m in matches] if level >= 2 else None}
+    text = f"your output goes wrong at {out['step']}"
+    if level >= 2:
+        bugs = [_bug(m) for m in matches]
+        text += f": {bugs[0]}" if len(bugs) == 1 else (
+            f"; on this test your output is that of {len(bugs)} different mistakes: " + "; or ".join(bugs))
+    else:
+        text += " (--hint 2 names the bug)"
+    return {**out, "text": text}
+
+
+def matching(problem: Problem, case: TestCase, got: np.ndarray, files: list[Path]) -> list[Path]:
+    """The bundled files whose output on `case` the checker cannot tell from `got`."""
+    def output_of(path: Path) -> np.ndarray | None:
+        result = judge_file(path, problem, cases=lambda p: [case], keep_output=True)
+        return result.tests[0].got if result.tests else None
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outputs = list(pool.map(output_of, files))
+    return [path for path, theirs in zip(files, outputs) if theirs is not None and _same(got, theirs, problem)]
+
+
+def _same(got: np.ndarray, theirs: np.ndarray, problem: Problem) -> bool:
+    """Indistinguishable under the checker: finite elements within tolerance, and NaN or an
+    infinity exactly where the other has the same (an overflow bug gives NaN, and so does its copy)."""
+    if got.shape != theirs.shape:
+        return False
+    finite = np.isfinite(got) & np.isfinite(theirs)
+    odd_same = (np.isnan(got) & np.isnan(theirs)) | (np.isinf(got) & (got == theirs))
+    if not np.all(finite | odd_same):
+        return False
+    return compare(got[finite], theirs[finite], problem.abs_tol, problem.rel_tol).ok

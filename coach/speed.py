@@ -1,0 +1,72 @@
+"""On AC, the user's slowest test next to the reference's time on the same test, judged in the
+same kind of sandbox. The reference's figure is measured once per machine, reference and test,
+and kept in $JUDGE_HOME/reference_times.json (fastest of three runs: a busy machine only adds)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from pathlib import Path
+
+from coach.home import judge_home
+from judge.judging import Report, judge_file
+from judge.sandbox import SandboxError
+from problems import ProblemError
+
+RUNS = 3
+
+
+def _machine() -> str:
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+                     platform.processor())
+    except OSError:
+        model = platform.processor()
+    return f"{platform.node()}|{model}"
+
+
+def reference_ms(report: Report, test: str) -> float | None:
+    problem = report.problem
+    path = problem.tests_dir / f"{test}.json"
+    key = "|".join([_machine(), problem.slug, test,
+                    hashlib.sha256(problem.reference_path.read_bytes()).hexdigest()[:16]])
+    cache = judge_home() / "reference_times.json"
+    try:
+        known = json.loads(cache.read_text())
+    except (OSError, ValueError):
+        known = {}
+    if isinstance(known, dict) and isinstance(known.get(key), (int, float)):
+        return float(known[key])
+    times = []
+    for _ in range(RUNS):
+        judged = judge_file(problem.reference_path, problem, [path])
+        if judged.verdict != "AC" or not judged.tests:
+            return None
+        times.append(judged.tests[0].time_ms)
+    known = known if isinstance(known, dict) else {}
+    known[key] = min(times)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(known, indent=1))
+    except OSError:
+        pass  # a cache that cannot be written only costs a measurement next time
+    return min(times)
+
+
+def speed(report: Report) -> dict | None:
+    """None when it cannot be had (no reference.py, a test that is not stored, a sandbox failure):
+    the figure is a courtesy and never costs the verdict."""
+    if report.verdict != "AC" or not report.tests or report.problem is None:
+        return None
+    slowest = max(report.tests, key=lambda t: t.time_ms or 0)
+    if not report.problem.reference_path.is_file() or not (report.problem.tests_dir / f"{slowest.name}.json").is_file():
+        return None
+    try:
+        theirs = reference_ms(report, slowest.name)
+    except (OSError, ValueError, ProblemError, SandboxError):
+        return None
+    if theirs is None:
+        return None
+    return {"test": slowest.name, "yours_ms": slowest.time_ms, "reference_ms": theirs,
+            "ratio": round(slowest.time_ms / max(theirs, 0.1), 2)}
