@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.inside import wire
+from judge.inside.walls import landlock_abi
 from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args, bwrap_binary, interpreter,
                         system_dirs)
 
@@ -174,7 +175,7 @@ class Sandbox:
         if mode == "bwrap":
             raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}")
         if mode in ("auto", "landlock"):
-            if _landlock_abi() >= 1:
+            if landlock_abi() >= 1:
                 return self._start_plain(interp, landlock=True)
             reasons.append("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
             if mode == "landlock":
@@ -340,12 +341,6 @@ class Sandbox:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
-
-
-def _landlock_abi() -> int:
-    import ctypes
-
-    return max(0, ctypes.CDLL(None, use_errno=True).syscall(444, None, 0, 1))
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:

@@ -21,7 +21,7 @@ from problems import Problem, ProblemError, all_problems, load
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
 from problems.package import shown
-from testcases.recipes import load_recipes, load_variants, recipe_from_pairs
+from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
 from testcases.render import apply_blocks, constraints_block, sample_block
 from testcases.validate import validate_problem, validate_test
 
@@ -86,9 +86,9 @@ def _render_spec(problem: Problem, tests: list[tuple[str, dict]], target: Path) 
 
 def _new(problem: Problem, pairs: list[str], out: Path | None) -> int:
     if out is not None and any(out.resolve().parent == p.tests_dir.resolve() for p in [problem, *all_problems()]):
-        ids = [r.number for r in load_recipes(problem) if r.number is not None]
+        free = next_free_id([r.number for r in load_recipes(problem)])
         raise ProblemError(f"{shown(out)}: a problem's tests/ folder holds only tests made from its recipes.toml: "
-                           f"add a [[test]] with id = {max(ids, default=0) + 1} to {shown(problem.recipes_path)} "
+                           f"add a [[test]] with id = {free} to {shown(problem.recipes_path)} "
                            "and run make testcases")
     test = make_test(problem, recipe_from_pairs(problem, pairs, load_variants(problem)))
     if out is None:

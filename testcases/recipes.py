@@ -112,10 +112,15 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
     return recipes
 
 
+def next_free_id(ids: list) -> int:
+    """The id a new test takes: one past the largest (a removed test's id is never reused)."""
+    return max((i for i in ids if type(i) is int), default=0) + 1
+
+
 def _check_ids(recipes: list[Recipe], raws: list[dict]) -> None:
     """Every test has its own id; a missing or repeated one names the next free id."""
     ids = [raw.get("id") for raw in raws]
-    free = max((i for i in ids if type(i) is int), default=0) + 1
+    free = next_free_id(ids)
     owner: dict[int, str] = {}
     for recipe, number in zip(recipes, ids):
         if type(number) is not int or not 1 <= number <= MAX_ID:

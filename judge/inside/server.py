@@ -108,7 +108,7 @@ def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
     return args
 
 
-def _supervise(task: dict, limits: dict, config: dict, bpf: bytes | None, protocol: tuple[int, int]):
+def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
     result_fd = os.memfd_create("result")
     output_fd = os.memfd_create("output")
     base_r, base_w = os.pipe()

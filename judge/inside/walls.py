@@ -179,9 +179,10 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def compile_filter(sc) -> bytes:
+def compile_filter(sc) -> tuple[bytes, tuple[int, ...]]:
     """The seccomp program as BPF, built once per sandbox (libseccomp takes ~3 ms to build it,
-    which every run would pay); each run patches its own pid in (`load_filter`)."""
+    which every run would pay), with the offsets of the constants that stand for the run's pid:
+    each run writes its own pid there (`load_filter`)."""
     f = _build_filter(sc, _PID_SENTINEL)
     read, write = os.pipe()
     try:
@@ -197,37 +198,29 @@ def compile_filter(sc) -> bytes:
         if write >= 0:
             os.close(write)
     program = b"".join(chunks)
-    sentinels = sum(struct.unpack_from("=I", program, i + 4)[0] == _PID_SENTINEL for i in range(0, len(program), 8))
-    if len(program) % 8 or sentinels < 1:  # libseccomp shares one pid comparison among the signal calls
+    # struct sock_filter {u16 code; u8 jt, jf; u32 k}: the constant k sits at offset 4
+    offsets = tuple(i + 4 for i in range(0, len(program), 8)
+                    if struct.unpack_from("=I", program, i + 4)[0] == _PID_SENTINEL)
+    if len(program) % 8 or not offsets:  # libseccomp shares one pid comparison among the signal calls
         raise OSError("the compiled seccomp program is not what was built")
-    return program
+    return program, offsets
 
 
-def _patch(program: bytes, pid: int) -> bytes:
-    """Every instruction whose constant is the sentinel gets the run's pid instead."""
-    out = bytearray(program)
-    for offset in range(0, len(out), 8):  # struct sock_filter {u16 code; u8 jt, jf; u32 k}
-        if struct.unpack_from("=I", out, offset + 4)[0] == _PID_SENTINEL:
-            struct.pack_into("=I", out, offset + 4, pid)
-    return bytes(out)
-
-
-def load_filter(program: bytes, own_pid: int) -> None:
+def load_filter(compiled: tuple[bytes, tuple[int, ...]], own_pid: int) -> None:
     """Load the compiled program with the run's pid in it (no_new_privs first: the run has no
     privilege that would let it skip that)."""
-    code = ctypes.create_string_buffer(_patch(program, own_pid))
+    program, offsets = compiled
+    code = ctypes.create_string_buffer(program, len(program))
+    for offset in offsets:
+        struct.pack_into("=I", code, offset, own_pid)
     prog = _SockFprog(len(program) // 8, ctypes.cast(code, ctypes.c_void_p))
     prctl(_PR_SET_NO_NEW_PRIVS, 1)
     if _libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "loading the seccomp filter failed")
 
 
-def load_seccomp(sc, own_pid: int) -> None:
-    """Refuse, with EPERM, every call that reaches outside the run or hides resources from it."""
-    _build_filter(sc, own_pid).load()
-
-
 def _build_filter(sc, own_pid: int):
+    """Refuse, with EPERM, every call that reaches outside the run or hides resources from it."""
     deny = sc.ERRNO(errno.EPERM)
     f = sc.SyscallFilter(sc.ALLOW)
     for name in _DENIED:
