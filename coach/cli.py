@@ -17,7 +17,7 @@ from coach.stress import stress
 from coach.starter import write_starter
 from judge import report as render
 from judge.bundled import bundled
-from judge.judging import MAX_SOURCE_BYTES, Report, judge_file
+from judge.judging import Report, judge_file
 from judge.sandbox import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
@@ -212,8 +212,6 @@ def record_report(report: Report, path: Path, kind: str = "submit") -> None:
     if report.problem is None:
         return
     try:
-        with open(path, "rb") as f:
-            source = f.read(MAX_SOURCE_BYTES + 1)
-        history.record(history.judging_of(report, source, kind))
+        history.record(history.judging_of(report, kind))
     except (OSError, history.HistoryError) as exc:
         print(f"note: the history could not be written ({exc}); the verdict above stands", file=sys.stderr)

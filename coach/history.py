@@ -6,7 +6,6 @@ database that cannot be opened or written is reported in one line by the caller 
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -73,7 +72,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         raise HistoryError(f"{path}: {exc}") from None
 
 
-def judging_of(report: Report, source: bytes, kind: str = "submit") -> Judging:
+def judging_of(report: Report, kind: str = "submit") -> Judging:
     """What the history keeps of one report."""
     tests = report.tests
     failure = report.first_failure
@@ -84,7 +83,7 @@ def judging_of(report: Report, source: bytes, kind: str = "submit") -> Judging:
         kind=kind,
         problem=report.problem.slug if report.problem else "?",
         path=str(Path(report.submission).resolve()),
-        sha256=hashlib.sha256(source).hexdigest(),
+        sha256=report.source_sha256,
         verdict=report.verdict,
         passed=report.passed,
         total=report.total,

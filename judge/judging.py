@@ -9,6 +9,7 @@ RE (an exception or an exit before returning), WA (the returned value is wrong),
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import io
 import re
 import tokenize
@@ -75,6 +76,7 @@ class Report:
     rerun: list[str] | None = None  # the command that reruns the first failure, when not the usual one
     hint: dict | None = None  # added by the practice layer when asked (--hint)
     speed: dict | None = None  # added by the practice layer on AC: the reference on the slowest test
+    source_sha256: str = ""  # of the bytes judged (the file may change after)
 
     @property
     def passed(self) -> int:
@@ -126,6 +128,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     source = _read_source(path, report)
     if source is None:
         return report
+    report.source_sha256 = hashlib.sha256(source).hexdigest()
     session = _Session(path, source)
     try:
         session.launch()  # the sandbox boots while the tests are read
@@ -185,7 +188,7 @@ class _Session:
         self.sandbox: Sandbox | None = None
 
     def launch(self) -> None:
-        self.sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        self.sandbox = self._sandbox()
         self.sandbox.launch()
 
     def start(self, report: Report) -> list[str]:
@@ -245,9 +248,12 @@ class _Session:
                               message=f"the run stopped or killed its sandbox's fork server ({exc})")
 
     def _new_sandbox(self) -> Sandbox:
-        sandbox = Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        sandbox = self._sandbox()
         sandbox.start()
         return sandbox
+
+    def _sandbox(self) -> Sandbox:
+        return Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
 
     def close(self) -> None:
         if self.sandbox is not None:
