@@ -12,6 +12,7 @@ the first candidate that still fails, and stops when none does. Everything is dr
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +59,8 @@ def _case(problem: Problem, sizes: dict, style: dict, rows: int | None, seed: in
     raw = {"category": "edge", "sizes": sizes, **style}
     arrays = [a for a in problem.args if a.is_array]
     if rows is not None and arrays:
-        raw["distinct_rows"] = {arrays[0].name: min(rows, problem.shape_of(arrays[0], problem.dims(sizes))[0])}
+        shape = problem.shape_of(arrays[0], problem.dims(sizes))
+        raw["distinct_rows"] = {arrays[0].name: min(rows, math.prod(shape[:-1]))}
     try:
         recipe = parse_recipe(problem, raw, "stress", {})
     except ProblemError:
@@ -92,7 +94,7 @@ def value_styles(problem: Problem) -> list[dict]:
     wrong scalings), then the generic ones."""
     borrowed = []
     for recipe in load_recipes(problem):
-        style = {k: v for k, v in recipe.raw.items() if k in ("values", "scale", "limits", "decimals")}
+        style = {k: v for k, v in recipe.raw.items() if k in ("values", "scale", "limits", "decimals", "mask")}
         if not recipe.explicit and style not in borrowed:
             borrowed.append(style)
     return borrowed + [s for s in STYLES if s not in borrowed]

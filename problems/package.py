@@ -25,19 +25,23 @@ class Size:
     min: int
     max: int
     description: str = ""
+    description_zh: str = ""
 
 
 @dataclass(frozen=True)
 class Rule:
     expr: str
     text: str
+    text_zh: str = ""
 
 
 @dataclass(frozen=True)
 class Arg:
     """One positional argument of the Solution method.
 
-    Either an array (`shape` and `range` set) or a size passed as an int (`size` set).
+    Either an array (`shape` and `range` set) or a size passed as an int (`size` set). An array
+    with `mask_hidden` set is a 0/1 mask over its last axis: that value hides an element, and every
+    row along the last axis keeps at least one element visible (a softmax over no key is undefined).
     """
 
     name: str
@@ -46,10 +50,15 @@ class Arg:
     range: tuple[float, float] | None = None
     group: str = ""
     size: str | None = None
+    mask_hidden: int | None = None
 
     @property
     def is_array(self) -> bool:
         return self.size is None
+
+    @property
+    def is_mask(self) -> bool:
+        return self.mask_hidden is not None
 
 
 @dataclass(frozen=True)
@@ -188,7 +197,8 @@ def load_path(root: Path) -> Problem:
     tol = _require(data, "tolerance", dict, path)
     sizes = {
         name: Size(name, int(_require(spec, "min", int, path, f"sizes.{name}.")),
-                   int(_require(spec, "max", int, path, f"sizes.{name}.")), spec.get("description", ""))
+                   int(_require(spec, "max", int, path, f"sizes.{name}.")), spec.get("description", ""),
+                   spec.get("description_zh", ""))
         for name, spec in _require(data, "sizes", dict, path).items()
     }
     args = []
@@ -202,6 +212,7 @@ def load_path(root: Path) -> Problem:
                 range=(rng[0], rng[1]) if rng else None,
                 group=raw.get("group", ""),
                 size=raw.get("size"),
+                mask_hidden=_mask_hidden(raw, rng, path, number),
             )
         )
     titles = {k.removeprefix("title_"): v for k, v in data.items() if k.startswith("title_")}
@@ -220,10 +231,21 @@ def load_path(root: Path) -> Problem:
         sizes=sizes,
         derived=dict(data.get("derived", {})),
         difficulty=_difficulty(data, path),
-        rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."))
+        rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."),
+                         r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
     )
+
+
+def _mask_hidden(raw: dict, rng, path: Path, number: int) -> int | None:
+    """`mask_hidden`: 0 or 1, on an array whose range is [0, 1]."""
+    if "mask_hidden" not in raw:
+        return None
+    value = raw["mask_hidden"]
+    if type(value) is not int or value not in (0, 1) or not rng or list(rng) != [0, 1] or not raw.get("shape"):
+        raise ProblemError(f"{path}: args[{number}].mask_hidden must be 0 or 1, on an array with range = [0, 1]")
+    return value
 
 
 def _difficulty(data: dict, path: Path) -> int | None:

@@ -22,7 +22,7 @@ from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
 from problems.package import shown
 from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
-from testcases.render import apply_blocks, constraints_block, sample_block
+from testcases.render import LANGUAGES, apply_blocks, blocks_for
 from testcases.validate import validate_problem, validate_test
 
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument("target", help="all, validate, or a problem (gqa, P4497, mha, mqa)")
     parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]")
-    parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec.md instead of "
+    parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec*.md instead of "
                                                      "the problem packages")
     parser.add_argument("--new", nargs="+", metavar="KEY=VALUE", help="make one test from this recipe")
     parser.add_argument("--out", type=Path, help="with --new: write the test here instead of stdout")
@@ -65,17 +65,18 @@ def _regenerate(problem: Problem, out_dir: Path | None) -> None:
     tests = generate(problem)
     root = out_dir / problem.slug if out_dir else problem.root
     size = write_tests(tests, root / "tests")
-    spec = _render_spec(problem, [(name, test.data) for name, test in tests], root / "spec.md")
+    stored = [(name, test.data) for name, test in tests]
+    specs = [spec for lang, file in LANGUAGES.items()
+             if (spec := _render_spec(problem, stored, lang, problem.root / file, root / file))]
     print(f"{problem.slug}: {len(tests)} tests, {size / 2**20:.2f} MiB in {shown(root / 'tests')}"
-          + (f"; generated blocks of {shown(spec)}" if spec else ""))
+          + (f"; generated blocks of {', '.join(shown(s) for s in specs)}" if specs else ""))
 
 
-def _render_spec(problem: Problem, tests: list[tuple[str, dict]], target: Path) -> Path | None:
-    """Rewrite the marked blocks of spec.md into `target`; nothing when there is no spec or marker."""
-    if not problem.spec_path.is_file():
+def _render_spec(problem: Problem, tests: list[tuple[str, dict]], lang: str, source: Path, target: Path) -> Path | None:
+    """Rewrite the marked blocks of one statement into `target`; nothing when there is no file or marker."""
+    if not source.is_file():
         return None
-    blocks = {"constraints": constraints_block(problem), "sample": sample_block(tests)}
-    text = apply_blocks(problem.spec_path.read_text(encoding="utf-8"), blocks, shown(problem.spec_path))
+    text = apply_blocks(source.read_text(encoding="utf-8"), blocks_for(problem, tests, lang), shown(source))
     if text is None:
         return None
     target.parent.mkdir(parents=True, exist_ok=True)

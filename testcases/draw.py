@@ -25,14 +25,41 @@ def draw_input(problem: Problem, recipe: Recipe, rng: np.random.Generator) -> di
             continue
         shape = problem.shape_of(arg, dims)
         pool_rows = recipe.option("distinct_rows", arg.name)
-        if pool_rows is None:
+        if arg.is_mask:
+            values = _mask(arg, recipe.option("mask", arg.name), shape, rng)
+        elif pool_rows is None:
             values = _values(arg, recipe, shape, rng)
         else:
-            # Every pool row is used, in a shuffled order: repeats are guaranteed, not left to luck.
-            pool = _values(arg, recipe, (pool_rows, *shape[1:]), rng)
-            values = pool[rng.permutation(np.arange(shape[0]) % pool_rows)]
+            # Rows along the last axis (leading axes flattened) come from a pool; every pool row is
+            # used, in a shuffled order: repeats are guaranteed, not left to luck.
+            count = math.prod(shape[:-1])
+            pool = _values(arg, recipe, (pool_rows, shape[-1]), rng)
+            values = pool[rng.permutation(np.arange(count) % pool_rows)].reshape(shape)
         drawn[arg.name] = values.tolist()
     return drawn
+
+
+def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """A 0/1 mask: the union of the patterns' hidden elements, then one element of every fully
+    hidden row (along the last axis) made visible again, so that each row keeps a key.
+
+    random: each element hidden with probability 1/2; padding: for each index of the axes before
+    the last two (a batch item), a visible length drawn in [1, last axis] and the elements past it
+    hidden in every row; lookahead: element u of row t hidden when u > t; none: nothing hidden.
+    """
+    hidden = np.zeros(shape, dtype=bool)
+    for pattern in [patterns] if isinstance(patterns, str) else patterns:
+        if pattern == "random":
+            hidden |= rng.random(shape) < 0.5
+        elif pattern == "padding":
+            lengths = rng.integers(1, shape[-1], size=shape[:-2], endpoint=True)
+            hidden |= np.arange(shape[-1]) >= np.expand_dims(lengths, (-2, -1))
+        elif pattern == "lookahead":
+            hidden |= np.arange(shape[-1]) > np.arange(shape[-2])[:, None]
+    rows = hidden.reshape(-1, shape[-1])
+    blind = np.flatnonzero(rows.all(axis=1))
+    rows[blind, rng.integers(0, shape[-1], blind.size)] = False
+    return np.where(rows.reshape(shape), arg.mask_hidden, 1 - arg.mask_hidden)
 
 
 def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:

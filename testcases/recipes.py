@@ -12,8 +12,14 @@ whose keys are argument groups (input, weight, bias) or argument names; a name b
 - scale = 0.001                   magnitude as a fraction of the argument's range (default 1)
 - limits = 0.5                    fraction of elements set exactly to an end of the (scaled) range
 - decimals = 3                    reals on a grid of 10**-decimals (short, readable files)
-- distinct_rows = {X = 2}         rows drawn from a pool of this many rows, so that rows repeat
+- distinct_rows = {X = 2}         rows (along the last axis) drawn from a pool of this many, so rows repeat
+- mask = "padding"                for a mask argument (mask_hidden in problem.toml), the pattern drawn:
+                                  random, padding, lookahead, none, or a list of them (their union);
+                                  the other options do not apply to a mask
 - expose = ["no_scale", ...]      variants (see below) the test must tell from the right answer
+
+Categories: every problem has the six of CATEGORIES; recipes.toml may declare more in a top-level
+[categories] table (name = "what its tests are for"), each of which some test must use.
 
 A variant is a wrong computation that can be reproduced by scaling arguments of the right one:
 [variants.<name>] multiply = [args], by_sqrt = "<size expr>", over_sqrt = "<size expr>" re-runs
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +43,12 @@ from problems.expr import ExprError, evaluate, names
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
 TEST_KEYS = {"id", "category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
-             "distinct_rows", "expose"}
+             "distinct_rows", "mask", "expose"}
+MASK_PATTERNS = ("random", "padding", "lookahead", "none")
+CATEGORY_NAME = re.compile(r"^[a-z]+$")
 MAX_ID = 999  # file names are NNN-<category>.json
 OPTION_DEFAULTS: dict[str, Any] = {"values": "real", "scale": 1.0, "limits": 0.0, "decimals": None,
-                                   "distinct_rows": None}
+                                   "distinct_rows": None, "mask": "random"}
 
 
 @dataclass(frozen=True)
@@ -98,11 +107,16 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
     path = path or problem.recipes_path
     where, data = shown(path), _read(path)
     variants = _variants(problem, data.get("variants", {}), where)
+    extra = _categories(data.get("categories", {}), where)
     tests = data.get("test", [])
     if not tests:
         raise ProblemError(f"{where}: no [[test]] tables")
-    recipes = [parse_recipe(problem, raw, f"{where}: test {i}", variants) for i, raw in enumerate(tests, 1)]
+    recipes = [parse_recipe(problem, raw, f"{where}: test {i}", variants, tuple(extra))
+               for i, raw in enumerate(tests, 1)]
     _check_ids(recipes, tests)
+    unused = [name for name in extra if all(r.category != name for r in recipes)]
+    if unused:
+        raise ProblemError(f"{where}: category '{unused[0]}' is declared in [categories] but no test uses it")
     seen: dict[str, int] = {}
     for number, recipe in enumerate(recipes, 1):
         key = recipe.canonical()
@@ -110,6 +124,26 @@ def load_recipes(problem: Problem, path: Path | None = None) -> list[Recipe]:
             raise ProblemError(f"{recipe.where}: repeats test {seen[key]} (the same recipe gives the same test)")
         seen[key] = number
     return recipes
+
+
+def categories(problem: Problem) -> tuple[str, ...]:
+    """Every category a problem's tests may have: the six shared ones, then its own declared ones."""
+    path = problem.recipes_path
+    if not path.is_file():
+        return CATEGORIES
+    where = shown(path)
+    return CATEGORIES + tuple(_categories(_read(path).get("categories", {}), where))
+
+
+def _categories(raw: Any, where: str) -> dict[str, str]:
+    """The [categories] table: lower-case names (they go into file names) with a description."""
+    if not isinstance(raw, dict):
+        raise ProblemError(f"{where}: [categories] must be a table of name = \"what its tests are for\"")
+    for name, text in raw.items():
+        if not CATEGORY_NAME.match(name) or name in CATEGORIES or not isinstance(text, str):
+            raise ProblemError(f"{where}: categories.{name}: a new category needs a lower-case name (a-z) other than "
+                               f"{', '.join(CATEGORIES)}, and a description string")
+    return dict(raw)
 
 
 def next_free_id(ids: list) -> int:
@@ -143,9 +177,9 @@ def load_variants(problem: Problem) -> dict[str, Variant]:
 def _read(path: Path) -> dict:
     where = shown(path)
     data = read_toml(path, "each problem needs its recipes", where)
-    unknown = set(data) - {"variants", "test"}
+    unknown = set(data) - {"variants", "categories", "test"}
     if unknown:
-        raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' (allowed: variants, test)")
+        raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' (allowed: variants, categories, test)")
     return data
 
 
@@ -171,14 +205,16 @@ def _variants(problem: Problem, raw: dict, where: str) -> dict[str, Variant]:
     return out
 
 
-def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Variant]) -> Recipe:
+def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Variant],
+                 extra_categories: tuple[str, ...] = ()) -> Recipe:
     """Check one recipe table against the problem and normalise its options per argument."""
     unknown = set(raw) - TEST_KEYS
     if unknown:
         raise ProblemError(f"{where}: unknown key '{sorted(unknown)[0]}' (allowed: {', '.join(sorted(TEST_KEYS))})")
     category = raw.get("category")
-    if category not in CATEGORIES:
-        raise ProblemError(f"{where}: category must be one of {', '.join(CATEGORIES)}, got {category!r}")
+    allowed = CATEGORIES + extra_categories
+    if category not in allowed:
+        raise ProblemError(f"{where}: category must be one of {', '.join(allowed)}, got {category!r}")
     note = raw.get("note", "")
     if not isinstance(note, str):
         raise ProblemError(f"{where}: note must be a string")
@@ -237,6 +273,9 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
     for arg in (a for a in problem.args if a.is_array):
         kind, scale, limits = options["values"][arg.name], options["scale"][arg.name], options["limits"][arg.name]
         decimals, rows = options["decimals"][arg.name], options["distinct_rows"][arg.name]
+        if arg.is_mask:
+            _check_mask(arg, options["mask"][arg.name], where)
+            continue
         if kind not in VALUE_KINDS:
             raise ProblemError(f"{where}: values for {arg.name} must be one of {', '.join(VALUE_KINDS)}, got {kind!r}")
         if type(scale) not in (int, float) or not 0 < scale <= 1:
@@ -246,12 +285,22 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
         if decimals is not None and (kind != "real" or type(decimals) is not int or decimals < 0):
             raise ProblemError(f"{where}: decimals for {arg.name} must be a whole number >= 0 with real values")
         if rows is not None:
-            length = problem.shape_of(arg, dims)[0]
-            if type(rows) is not int or not 1 <= rows <= length:
+            shape = problem.shape_of(arg, dims)
+            length = math.prod(shape[:-1])
+            if len(shape) < 2 or type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
-                                   f"got {rows!r}")
+                                   f"got {rows!r} (rows are along the last axis of an array of 2 or more axes)")
         if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
             raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
+
+
+def _check_mask(arg, patterns: Any, where: str) -> None:
+    chosen = [patterns] if isinstance(patterns, str) else patterns
+    if not isinstance(chosen, list) or not chosen or any(p not in MASK_PATTERNS for p in chosen):
+        raise ProblemError(f"{where}: mask for {arg.name} must be one of {', '.join(MASK_PATTERNS)} or a list of "
+                           f"them, got {patterns!r}")
+    if len(arg.shape) < 2 and set(chosen) & {"padding", "lookahead"}:
+        raise ProblemError(f"{where}: mask for {arg.name}: padding and lookahead need rows and columns (2 or more axes)")
 
 
 def recipe_from_pairs(problem: Problem, pairs: list[str], variants: dict[str, Variant] | None = None) -> Recipe:
@@ -274,7 +323,7 @@ def recipe_from_pairs(problem: Problem, pairs: list[str], variants: dict[str, Va
             raw[head][sub] = value
         else:
             raise ProblemError(f"--new: '{pair}' adds to {head}, which is already given as {raw[head]!r}")
-    return parse_recipe(problem, raw, "--new", variants or {})
+    return parse_recipe(problem, raw, "--new", variants or {}, categories(problem)[len(CATEGORIES):])
 
 
 def _value(text: str) -> Any:

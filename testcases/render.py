@@ -14,49 +14,103 @@ import re
 from problems import Problem, ProblemError
 
 BLOCKS = ("constraints", "sample")
+LANGUAGES = {"en": "spec.md", "zh": "spec.zh.md"}  # a statement per language, with the same blocks
+
+# The fixed words of the blocks; everything else in them is data, identical in every language.
+_WORDS = {
+    "en": {
+        "sizes": "| Size | Meaning | Range |",
+        "derived": "Derived sizes: {}.",
+        "rules": "Rules:",
+        "args": "| Argument | Shape | Values |",
+        "range": "{lo} ≤ each element ≤ {hi}",
+        "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
+        "int": "int | the size `{size}`",
+        "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
+                  "or |got − expected| ≤ {rel} · |expected|.",
+        "limits": "Time limit: {ms} ms per test. Memory limit: {mb} MiB.",
+        "input": "Input (`tests/{name}`):",
+        "expected": "Expected output, in full precision:",
+        "rounded": "Rounded to 2 decimals for reading: `{}`.",
+        "none": "(no sample test)",
+    },
+    "zh": {
+        "sizes": "| 规模 | 含义 | 范围 |",
+        "derived": "派生规模：{}。",
+        "rules": "规则：",
+        "args": "| 参数 | 形状 | 取值 |",
+        "range": "{lo} ≤ 每个元素 ≤ {hi}",
+        "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
+        "int": "整数 | 等于规模 `{size}`",
+        "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
+                  "时，该元素被接受。",
+        "limits": "时间限制：每个测试 {ms} ms。内存限制：{mb} MiB。",
+        "input": "输入（`tests/{name}`）：",
+        "expected": "期望输出（完整精度）：",
+        "rounded": "保留两位小数以便阅读：`{}`。",
+        "none": "（没有样例测试）",
+    },
+}
 
 
-def constraints_block(problem: Problem) -> str:
+def constraints_block(problem: Problem, lang: str = "en") -> str:
     """Sizes, rules, argument shapes and ranges, output, tolerance and limits, from problem.toml."""
-    lines = ["| Size | Meaning | Range |", "| --- | --- | --- |"]
-    lines += [f"| `{s.name}` | {s.description} | {s.min} ≤ `{s.name}` ≤ {s.max} |" for s in problem.sizes.values()]
+    words = _WORDS[lang]
+    zh = lang == "zh"
+    lines = [words["sizes"], "| --- | --- | --- |"]
+    lines += [f"| `{s.name}` | {(zh and s.description_zh) or s.description} | {s.min} ≤ `{s.name}` ≤ {s.max} |"
+              for s in problem.sizes.values()]
     lines.append("")
     if problem.derived:
         derived = ", ".join(f"`{name} = {expr}`" for name, expr in problem.derived.items())
-        lines += [f"Derived sizes: {derived}.", ""]
+        lines += [words["derived"].format(derived), ""]
     if problem.rules:
-        lines += ["Rules:", ""] + [f"- {r.text} (`{r.expr}`)" for r in problem.rules] + [""]
-    lines += ["| Argument | Shape | Values |", "| --- | --- | --- |"]
+        lines += [words["rules"], ""] + [f"- {(zh and r.text_zh) or r.text} (`{r.expr}`)" for r in problem.rules] + [""]
+    lines += [words["args"], "| --- | --- | --- |"]
     for arg in problem.args:
-        if arg.is_array:
+        if arg.is_mask:
+            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['mask'].format(hidden=arg.mask_hidden)} |")
+        elif arg.is_array:
             lo, hi = arg.range
-            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {lo} ≤ each element ≤ {hi} |")
+            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
         else:
-            lines.append(f"| `{arg.name}` | int | the size `{arg.size}` |")
+            lines.append(f"| `{arg.name}` | {words['int'].format(size=arg.size)} |")
     lines += [
         "",
-        f"The result has shape `{_shape(problem.output_shape)}`. An element is accepted when "
-        f"|got − expected| ≤ {_number(problem.abs_tol)} or |got − expected| ≤ {_number(problem.rel_tol)} · |expected|.",
+        words["result"].format(shape=_shape(problem.output_shape), abs=_number(problem.abs_tol),
+                               rel=_number(problem.rel_tol)),
         "",
-        f"Time limit: {problem.time_limit_ms} ms per test. Memory limit: {problem.memory_limit_mb} MiB.",
+        words["limits"].format(ms=problem.time_limit_ms, mb=problem.memory_limit_mb),
     ]
     return "\n".join(lines)
 
 
-def sample_block(tests: list[tuple[str, dict]]) -> str:
+def sample_block(tests: list[tuple[str, dict]], lang: str = "en") -> str:
     """Each sample test's input and expected output, as stored (full precision), plus a rounding."""
+    words = _WORDS[lang]
     parts = []
     for name, data in tests:
         if data.get("category") != "sample":
             continue
-        lines = [f"Input (`tests/{name}`):", "", "```text"]
+        lines = [words["input"].format(name=name), "", "```text"]
         for arg, value in data["input"].items():
             lines.append(_assignment(arg, value))
-        lines += ["```", "", "Expected output, in full precision:", "", "```text",
-                  _matrix(data["expected"]), "```", "",
-                  f"Rounded to 2 decimals for reading: `{_rounded(data['expected'])}`."]
+        lines += ["```", "", words["expected"], "", "```text",
+                  _nested(data["expected"]), "```", "",
+                  words["rounded"].format(_rounded(data["expected"]))]
         parts.append("\n".join(lines))
-    return "\n\n".join(parts) or "(no sample test)"
+    return "\n\n".join(parts) or words["none"]
+
+
+def blocks_for(problem: Problem, tests: list[tuple[str, dict]], lang: str) -> dict[str, str]:
+    """Every generated block of one language's statement."""
+    return {"constraints": constraints_block(problem, lang), "sample": sample_block(tests, lang)}
+
+
+def read_blocks(text: str) -> dict[str, str]:
+    """The generated blocks a statement carries, by name (what is between its markers)."""
+    pattern = re.compile(r"<!-- BEGIN generated: (\w+) -->\n(.*?)\n<!-- END generated: \1 -->", re.DOTALL)
+    return {m.group(1): m.group(2) for m in pattern.finditer(text)}
 
 
 def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
@@ -76,13 +130,17 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
 
 def _assignment(name: str, value) -> str:
     if isinstance(value, list) and value and isinstance(value[0], list):
-        return f"{name} = " + _matrix(value, indent=len(name) + 3)
+        return f"{name} = " + _nested(value, indent=len(name) + 3)
     return f"{name} = {json.dumps(value)}"
 
 
-def _matrix(rows: list, indent: int = 0) -> str:
-    body = (",\n" + " " * (indent + 1)).join(json.dumps(row) for row in rows)
-    return f"[{body}]"
+def _nested(value: list, indent: int = 0) -> str:
+    """A nested list with its innermost lists on one line each, aligned under the first."""
+    if not value or not isinstance(value[0], list) or not isinstance(value[0][0] if value[0] else None, list):
+        body = (",\n" + " " * (indent + 1)).join(json.dumps(row) for row in value)
+        return f"[{body}]"
+    inner = [_nested(item, indent + 1) for item in value]
+    return "[" + (",\n" + " " * (indent + 1)).join(inner) + "]"
 
 
 def _rounded(value) -> str:

@@ -155,7 +155,27 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
             i = outside[0]
             out.append(f"{name}{_index(i, found)}: {leaves[i]!r} is outside the range [{lo}, {hi}] of "
                        f"problem.toml{_more(outside, name)}")
+        elif arg.is_mask:
+            out += _mask_messages(name, leaves, found, arg.mask_hidden)
     return out
+
+
+def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int) -> list[str]:
+    """A mask holds the integers 0 and 1 only, and no row along its last axis hides every element."""
+    fractional = [i for i, x in enumerate(leaves) if type(x) is not int]
+    if fractional:
+        i = fractional[0]
+        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not 0 or 1 (a mask holds integers){_more(fractional, name)}"]
+    width = found[-1] if found else 0
+    if width == 0:
+        return []
+    blind = [r for r in range(len(leaves) // width) if all(x == hidden for x in leaves[r * width:(r + 1) * width])]
+    if not blind:
+        return []
+    where = _index(blind[0] * width, found)[: -len(f"[0]")] if len(found) > 1 else ""
+    more = f" (and {len(blind) - 1} more rows)" if len(blind) > 1 else ""
+    return [f"{name}{where}: every element is {hidden}, which hides it: each row of the last axis needs at least "
+            f"one visible element{more}"]
 
 
 def _shape(name: str, value: Any, ndim: int) -> tuple[tuple[int, ...], str | None]:

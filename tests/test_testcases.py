@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,9 @@ from problems import all_problems, load
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.expose import EXPOSE_MIN_TOLERANCES
-from testcases.recipes import CATEGORIES
+from testcases.expose import separation
+from testcases.recipes import CATEGORIES, categories, load_recipes
+from testcases.render import LANGUAGES, blocks_for, read_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = all_problems()
@@ -29,6 +32,9 @@ PROBLEMS = all_problems()
 # run on these; the generic ones run on every package, whatever it computes.
 ATTENTION = [p for p in PROBLEMS if {"T", "d_model"} <= set(p.sizes) and "d_k" in p.derived
              and p.args[0].name == "X"]
+# Of those, the ones without a mask, which the independent attention below computes.
+UNMASKED = [p for p in ATTENTION if p.method in {"grouped_query_attention", "multi_head_attention",
+                                                 "multi_query_attention"}]
 KNOWN = ", ".join(f"{p.slug} ({p.id})" for p in PROBLEMS)
 P4497_SAMPLE = {
     "X": [[1, 0, 1, 2], [0, 1, 1, 0]],
@@ -97,9 +103,30 @@ def test_regeneration_is_byte_identical(regenerated):
         assert fresh == [p.name for p in problem.test_files()], problem.slug
         for name in fresh:
             assert (regenerated / problem.slug / "tests" / name).read_bytes() == (problem.tests_dir / name).read_bytes(), name
-        spec = regenerated / problem.slug / "spec.md"
-        if spec.is_file():  # only when the statement has generated blocks
-            assert spec.read_bytes() == problem.spec_path.read_bytes(), f"{problem.slug}: spec.md blocks are stale"
+        for file in LANGUAGES.values():
+            spec = regenerated / problem.slug / file
+            if spec.is_file():  # only when the statement has generated blocks
+                assert spec.read_bytes() == (problem.root / file).read_bytes(), f"{problem.slug}: {file} blocks are stale"
+
+
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_both_statements_carry_the_same_generated_blocks(problem):
+    """spec.md and spec.zh.md hold the same blocks, rendered from the same data: the numbers, shapes and
+    sample bytes agree, and only the fixed words around them are translated."""
+    stored = [(path.name, read_json(path)) for path in problem.test_files()]
+    found = {lang: read_blocks((problem.root / file).read_text(encoding="utf-8"))
+             for lang, file in LANGUAGES.items()}
+    assert set(found["en"]) == set(found["zh"]) == {"constraints", "sample"}, problem.slug
+    for lang, blocks in found.items():
+        assert blocks == blocks_for(problem, stored, lang), f"{problem.slug} {lang}: run make testcases"
+    fenced = {lang: re.findall(r"```text\n.*?```", blocks["sample"], re.DOTALL) for lang, blocks in found.items()}
+    assert fenced["en"] == fenced["zh"] and fenced["en"]
+    numbers = {lang: re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", blocks["constraints"]) for lang, blocks in found.items()}
+    assert numbers["en"] == numbers["zh"]
+
+
+def read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def test_regenerated_tests_validate(regenerated):
@@ -131,7 +158,7 @@ def test_p4497_sample_is_gqa_test_001():
 @pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
 def test_every_category_and_order(problem):
     tests = [json.loads(p.read_text(encoding="utf-8")) for p in problem.test_files()]
-    assert {t["category"] for t in tests} == set(CATEGORIES)
+    assert {t["category"] for t in tests} == set(categories(problem)) >= set(CATEGORIES)
     assert tests[0]["category"] == "sample"
     sizes = [sum(np.size(v) for v in t["input"].values()) for t in tests[1:]]
     assert sizes == sorted(sizes), "tests run from small to large"
@@ -164,13 +191,23 @@ def test_large_is_the_largest_allowed(problem):
     assert any(s["T"] == problem.sizes["T"].max and s["d_model"] == problem.sizes["d_model"].max for s in large)
 
 
-@pytest.mark.parametrize(("problem", "path", "data"), stored("soft", ATTENTION))
+@pytest.mark.parametrize(("problem", "path", "data"), stored("soft", UNMASKED))
 def test_soft_tests_separate_the_scales(problem, path, data):
+    """An independent loop-over-heads attention agrees, and the wrong scales land far away."""
     expected = np.asarray(data["expected"])
     tol = tolerance(problem, expected)
     assert (np.abs(attention(problem, data["input"], "d_k") - expected) / tol).max() < 1
     for wrong in ("1", "d_model"):
         assert (np.abs(attention(problem, data["input"], wrong) - expected) / tol).max() > EXPOSE_MIN_TOLERANCES
+
+
+@pytest.mark.parametrize(("problem", "path", "data"), stored("soft"))
+def test_soft_tests_expose_their_variants(problem, path, data):
+    """Every problem: each variant a soft test's recipe names lands far beyond the tolerance."""
+    recipe = next(r for r in load_recipes(problem) if r.file_name == path.name)
+    expected = np.asarray(data["expected"])
+    for variant in recipe.expose:
+        assert separation(problem, data["input"], expected, variant) > EXPOSE_MIN_TOLERANCES, variant.name
 
 
 @pytest.mark.parametrize(("problem", "path", "data"), stored("extreme", ATTENTION))
