@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -82,20 +83,32 @@ def _start(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     past = history.judgings()
-    header = (f"{'id':<7} {'slug':<6} {'title':<34} {'difficulty':>10}  {'status':<7} {'attempts':>8} "
+    problems = all_problems()
+    titles = {p.slug: " / ".join([p.title, *p.titles.values()]) for p in problems}
+    width = max([_width(t) for t in titles.values()] + [5])
+    header = (f"{'id':<7} {'slug':<6} {_pad('title', width)} {'difficulty':>10}  {'status':<7} {'attempts':>8} "
               f"{'best on largest':>15}  last verdict")
     print(header)
-    print("-" * len(header))
-    for problem in all_problems():
+    print("-" * _width(header))
+    for problem in problems:
         mine = [j for j in past if j.problem == problem.slug and j.kind == "submit"]
         solved = any(j.verdict == "AC" for j in mine)
         status = "solved" if solved else "tried" if mine else "new"
         times = [j.largest_ms for j in mine if j.verdict == "AC" and j.largest_ms is not None]
         best = f"{min(times):.0f} ms" if times else "-"
         difficulty = str(problem.difficulty) if problem.difficulty else "-"
-        print(f"{problem.id:<7} {problem.slug:<6} {problem.title[:34]:<34} {difficulty:>10}  {status:<7} "
+        print(f"{problem.id:<7} {problem.slug:<6} {_pad(titles[problem.slug], width)} {difficulty:>10}  {status:<7} "
               f"{len(mine):>8} {best:>15}  {mine[-1].verdict if mine else '-'}")
     return 0
+
+
+def _width(text: str) -> int:
+    """Columns on a terminal: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
 
 
 def _history(args: argparse.Namespace) -> int:
