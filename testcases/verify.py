@@ -23,7 +23,10 @@ the rule: exit 1. Exit 0 when everything holds, 2 for a usage error (unknown pro
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the problem packages are")
     parser.add_argument("--solutions-dir", type=Path, default=SOLUTIONS, metavar="DIR",
                         help="where solutions/<slug>/<expected verdict>/*.py are")
+    parser.add_argument("--jobs", type=int, default=0, metavar="N",
+                        help="problems verified at once (default: one per core); times are CPU times either way")
     args = parser.parse_args(argv)
     try:
         problems = select(args.problems, args.problems_dir)
@@ -83,9 +88,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(HEADER)
     print("-" * len(HEADER), flush=True)
+    jobs = min(args.jobs or os.cpu_count() or 1, len(problems))
     try:
-        for problem in problems:
-            verify_problem(problem, args.solutions_dir, show)
+        if jobs == 1:
+            for problem in problems:
+                verify_problem(problem, args.solutions_dir, show)
+        else:
+            _verify_in_parallel(problems, args.solutions_dir, jobs)
     except (Violation, ProblemError) as exc:
         print(f"verify: {exc}", file=sys.stderr)
         return 1
@@ -95,6 +104,34 @@ def main(argv: list[str] | None = None) -> int:
 
 def show(line: object) -> None:
     print(line, flush=True)
+
+
+def _verify_in_parallel(problems: list[Problem], solutions: Path, jobs: int) -> None:
+    """One process per problem at a time (each judging has its own sandbox anyway); every problem's
+    rows are printed together, in the order the problems were named, as soon as its turn comes."""
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads or patched numpy inherited
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [pool.submit(_verify_collected, problem, solutions) for problem in problems]
+        try:
+            for future in futures:
+                lines, error = future.result()
+                for line in lines:
+                    show(line)
+                if error is not None:
+                    raise Violation(error)
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _verify_collected(problem: Problem, solutions: Path) -> tuple[list[str], str | None]:
+    """verify_problem in a worker: its rows as text, and the violation's message if one stopped it."""
+    lines: list[str] = []
+    try:
+        verify_problem(problem, solutions, lambda line: lines.append(str(line)))
+    except (Violation, ProblemError) as exc:
+        return lines, str(exc)
+    return lines, None
 
 
 def select(names: list[str], folder: Path) -> list[Problem]:
