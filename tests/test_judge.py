@@ -191,6 +191,21 @@ def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
     assert report["tests"][0]["message"].startswith("still running after 3.0 s of wall-clock time")
 
 
+def test_cpu_over_the_limit_is_the_reason_even_when_the_wall_clock_fires(tmp_path, package):
+    """1.2 s of CPU then blocking: RLIMIT_CPU (2 s) never fires, the 3 s wall clock does; the report
+    names the CPU time, as it must when a loaded machine lets the wall clock fire first."""
+    body = """
+    import time
+    while time.process_time() < 1.2:
+        pass
+    time.sleep(60)
+    """
+    code, report = judge(tmp_path, body, package)
+    assert report["verdict"] == "TLE"
+    message = report["tests"][0]["message"]
+    assert message.startswith("used ") and message.endswith(" ms of CPU time, over the limit of 1000 ms"), message
+
+
 def test_patched_clocks_do_not_hide_cpu_time(tmp_path, package):
     body = """
     import time
