@@ -6,7 +6,8 @@ the intended solution from the slow one with room to spare. Kattis' verifyproble
 prove exactly this; here, for every problem, in order:
 
 1. every stored test passes the validator;
-2. the reference reproduces every stored expected output within 1% of the tolerance;
+2. the reference reproduces every stored expected output within 1% of the tolerance, and, judged
+   as a submission, takes at most a tenth of the time limit in user CPU time on its slowest test;
 3. every accepted solution is AC, its slowest test within 1/5 of the time limit in user CPU time
    (time_multiplier 5);
    times are the judge's CPU times;
@@ -44,6 +45,7 @@ from testcases.validate import validate_problem
 
 TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit / 5
 MEASUREMENTS = 3  # runs of an accepted solution over that budget before it is a violation
+REFERENCE_TIME_DIVISOR = 10  # the reference's slowest test takes at most limit / 10, judged as a submission
 SAFETY_MARGIN = 2  # a too-slow solution takes more than limit * 2 on some test
 SLOW_CUT = 3  # slow solutions are judged with limit * 3, so that a time past limit * 2 can show
 REFERENCE_SHARE = CONDITION_FRACTION  # 1% of the tolerance: what the generator kept every test within
@@ -202,7 +204,9 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
                             f"{ours!r}: off by {abs(ours - stored):.3g}, more than "
                             f"{_percent(REFERENCE_SHARE)} of the tolerance ({REFERENCE_SHARE * allowed[index]:.3g})")
         worst = max(worst, float(share[index]))
-    out(Row(problem.slug, "reference.py", "<=1% tol", _percent(worst)))
+    # Judged as a submission is, so that its time is measured exactly as theirs (one BLAS thread).
+    report = _judged_within(Bundled(problem.reference_path, "AC"), problem, REFERENCE_TIME_DIVISOR, "reference's")
+    out(Row(problem.slug, "reference.py", "<=1% tol", _percent(worst), f"{_slowest_user(report).user_ms:.0f} ms"))
 
 
 def check_accepted(entry: Bundled, problem: Problem) -> Report:
@@ -216,7 +220,13 @@ def check_accepted(entry: Bundled, problem: Problem) -> Report:
     and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
     each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
-    budget = problem.time_limit_ms / TIME_MULTIPLIER
+    return _judged_within(entry, problem, TIME_MULTIPLIER, "accepted solution's")
+
+
+def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -> Report:
+    """AC on every test with the slowest test's user CPU time within limit / divisor, each test
+    keeping its fastest time over up to MEASUREMENTS judgings (see check_accepted)."""
+    budget = problem.time_limit_ms / divisor
     report = judge_file(entry.path, problem, problem.test_files())
     _require_verdict(entry, report, "AC")
     runs = 1
@@ -229,9 +239,9 @@ def check_accepted(entry: Bundled, problem: Problem) -> Report:
         runs += 1
     slow = _slowest_user(report)
     if slow.user_ms > budget:
-        raise Violation(f"{shown(entry.path)}: accepted solution's slowest test {slow.name} took "
+        raise Violation(f"{shown(entry.path)}: {whose} slowest test {slow.name} took "
                         f"{slow.user_ms:.0f} ms of user CPU time (fastest of {runs} runs), more than "
-                        f"1/{TIME_MULTIPLIER} of the {problem.time_limit_ms} ms limit")
+                        f"1/{divisor} of the {problem.time_limit_ms} ms limit")
     return report
 
 

@@ -118,6 +118,27 @@ def test_too_slow_accepted_solution(copy: Path):
     assert 280 <= int(match.group(1)) < 1000
 
 
+def test_too_slow_reference(copy: Path):
+    """Rule 2: a reference right on every test but over a tenth of the limit on one of them."""
+    burn = ("        if X[0] == [1, 2, 0, 1]:\n"
+            "            import time\n"
+            "            end = time.process_time() + 0.15\n"
+            "            while time.process_time() < end:\n"
+            "                for _ in range(20000):\n"
+            "                    pass\n")
+    reference = copy / "packages" / "mqa" / "reference.py"
+    source = reference.read_text()
+    signature = re.search(r"    def multi_query_attention\(.*\):\n", source).group(0)
+    reference.write_text(source.replace(signature, signature + burn))
+    proc = verify(copy)
+    assert proc.returncode == 1
+    [line] = proc.stderr.splitlines()
+    match = re.fullmatch(r"verify: packages/mqa/reference\.py: reference's slowest test 001-sample took (\d+) ms "
+                         r"of user CPU time \(fastest of 3 runs\), more than 1/10 of the 1000 ms limit", line)
+    assert match, line
+    assert 130 <= int(match.group(1)) < 1000
+
+
 def test_wrong_solution_that_passes(copy: Path):
     """Rule 4: a correct solution filed as a wrong answer: no test rejects it."""
     shutil.copy(CORRECT, copy / "solutions" / "mqa" / "wrong_answer" / "not_wrong.py")
