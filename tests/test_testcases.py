@@ -236,9 +236,11 @@ def test_ties_repeat_rows_of_X(problem, path, data):
     assert len(set(rows)) < len(rows)
 
 
-def test_total_size_within_budget():
-    total = sum(p.stat().st_size for problem in PROBLEMS for p in problem.test_files())
-    assert total <= 20 * 1024 * 1024
+@pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
+def test_stored_tests_within_budget(problem):
+    """Each package's tests are committed and cloned by everyone: at most 8 MiB of JSON each."""
+    total = sum(p.stat().st_size for p in problem.test_files())
+    assert total <= 8 * 1024 * 1024, f"{problem.slug}: {total / 2**20:.1f} MiB"
 
 
 def test_new_reproduces_a_stored_test_from_the_command_line():

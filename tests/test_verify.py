@@ -64,7 +64,7 @@ def test_unmodified_copy_passes(copy: Path):
     lines = proc.stdout.splitlines()
     assert lines[0].split() == "problem submission expected obtained slowest first failing test".split()
     # fixed-width columns: problem, submission, expected, obtained, then slowest and first failing test
-    rows = {line[9:55].rstrip(): [line[56:65].rstrip(), line[66:75].rstrip()]
+    rows = {line[9:59].rstrip(): [line[60:69].rstrip(), line[70:79].rstrip()]
             for line in lines if line.startswith("mqa ")}
     count = len(list((copy / "packages" / "mqa" / "tests").glob("*.json")))
     assert rows.pop("reference.py")[0] == "<=1% tol"
