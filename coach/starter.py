@@ -12,7 +12,10 @@ from problems.package import shown
 def starter_text(problem: Problem) -> str:
     lines = []
     for arg in problem.args:
-        if arg.is_array:
+        if arg.is_mask:
+            what = (f"shape ({', '.join(arg.shape)}), each element 0 or 1, where {arg.mask_hidden} hides it; "
+                    "every row of the last axis keeps a visible element")
+        elif arg.is_array:
             what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
         else:
             what = f"int, the size {arg.size}"

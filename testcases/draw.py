@@ -44,15 +44,16 @@ def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.r
     hidden row (along the last axis) made visible again, so that each row keeps a key.
 
     random: each element hidden with probability 1/2; padding: for each index of the axes before
-    the last two (a batch item), a visible length drawn in [1, last axis] and the elements past it
-    hidden in every row; lookahead: element u of row t hidden when u > t; none: nothing hidden.
+    the last two (a batch item), a visible length drawn in [1, last axis], distinct between items
+    while the axis is long enough, and the elements past it hidden in every row; lookahead: element u of row t hidden when u > t; none: nothing hidden.
     """
     hidden = np.zeros(shape, dtype=bool)
     for pattern in [patterns] if isinstance(patterns, str) else patterns:
         if pattern == "random":
             hidden |= rng.random(shape) < 0.5
         elif pattern == "padding":
-            lengths = rng.integers(1, shape[-1], size=shape[:-2], endpoint=True)
+            items = math.prod(shape[:-2])  # different lengths for different items while there are enough
+            lengths = rng.choice(np.arange(1, shape[-1] + 1), size=shape[:-2], replace=items > shape[-1])
             hidden |= np.arange(shape[-1]) >= np.expand_dims(lengths, (-2, -1))
         elif pattern == "lookahead":
             hidden |= np.arange(shape[-1]) > np.arange(shape[-2])[:, None]
