@@ -4,12 +4,24 @@ The engine knows a problem only through its package: the method name and argumen
 from problem.toml, the computation from reference.py. The reference computes in its class
 attribute `dtype`; setting np.longdouble on an instance gives the independent, more precise
 evaluation the conditioning check compares against.
+
+The rule for a reference: the stored expected outputs are that long double evaluation, so they
+must be the same bits on every machine. Basic operations (+ - * /, sqrt, rint, ldexp, reductions,
+matrix products) are correctly rounded everywhere; the C library's long double transcendentals
+are not. While the reference runs in long double, np.exp, np.sin and np.cos on long double arrays
+are therefore replaced by `portable_exp`, `portable_sin` and `portable_cos`, built from basic
+operations only (within a few long double ulps). A reference calls them as np.exp, np.sin, np.cos
+(never `from numpy import exp`, which would keep the original) and uses no other transcendental
+function in long double: a power b ** x is np.exp(x * ln b) with ln b a constant rounded to the
+working dtype exactly (problems/mla/reference.py shows how). Another function needs its portable
+version here first.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
+import math
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -36,8 +48,9 @@ def _module(problem: Problem) -> ModuleType:
 def run(problem: Problem, inputs: dict, dtype: type = np.float64) -> np.ndarray:
     """The reference's output for `inputs` (argument name -> value), computed in `dtype`.
 
-    In np.longdouble, np.exp is replaced by `portable_exp` while the reference runs: the stored
-    expected outputs come from this evaluation and must not depend on the machine.
+    In np.longdouble, np.exp, np.sin and np.cos are replaced by their portable versions while the
+    reference runs: the stored expected outputs come from this evaluation and must not depend on
+    the machine.
     """
     solution = _module(problem).Solution()
     solution.dtype = dtype
@@ -80,20 +93,102 @@ def portable_exp(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# -- sin and cos in long double from +, -, *, / only ----------------------------------------------
+# The same reasons, the same method: Cody-Waite reduction by pi/2 with a three-part constant, the
+# first two parts of 48 bits so that k * part is exact for |k| < 2**16 (angles below about 1e5;
+# a rotary embedding's angles are positions times frequencies at most 1), then Taylor polynomials
+# of sin and cos on [-pi/4, pi/4] picked by the quadrant k mod 4.
+
+def _nearest_longdouble(x: Fraction) -> np.longdouble:
+    """The long double nearest the rational x, from exact operations (float() keeps 53 bits only)."""
+    if x == 0:
+        return np.longdouble(0)
+    sign, x = (-1, -x) if x < 0 else (1, x)
+    shift = 64 - (x.numerator.bit_length() - x.denominator.bit_length())
+    if x * Fraction(2) ** shift >= 2**64:
+        shift -= 1
+    mantissa = round(x * Fraction(2) ** shift)  # 64 bits (or 2**64 itself): exact as two halves
+    hi, lo = divmod(mantissa, 2**32)
+    return np.longdouble(sign) * np.ldexp(np.longdouble(hi) * np.longdouble(2**32) + np.longdouble(lo), -shift)
+
+
+_HALF_PI = Fraction("1.570796326794896619231321691639751442098584699687552910487472296153908203143104499314")
+_HALF_PI_1_EXACT = Fraction(round(_HALF_PI * 2**47), 2**47)  # 48 bits
+_HALF_PI_2_EXACT = Fraction(round((_HALF_PI - _HALF_PI_1_EXACT) * 2**95), 2**95)  # the next 48 bits
+_HALF_PI_1 = _nearest_longdouble(_HALF_PI_1_EXACT)
+_HALF_PI_2 = _nearest_longdouble(_HALF_PI_2_EXACT)
+_HALF_PI_3 = _nearest_longdouble(_HALF_PI - _HALF_PI_1_EXACT - _HALF_PI_2_EXACT)
+_TWO_OVER_PI = _nearest_longdouble(1 / _HALF_PI)
+_SIN_TAYLOR = [_nearest_longdouble(Fraction((-1) ** n, math.factorial(2 * n + 1))) for n in range(12)]
+_COS_TAYLOR = [_nearest_longdouble(Fraction((-1) ** n, math.factorial(2 * n))) for n in range(13)]
+
+
+def _reduced(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x = k * pi/2 + r with |r| <= pi/4 (a hair more): sin r, cos r and the quadrant k mod 4."""
+    k = np.rint(x * _TWO_OVER_PI)
+    # k * part is exact for the first two parts and x - k * part1 is exact (Sterbenz); the later
+    # differences round by at most half an ulp of r, and not at all when r is near 0 (Sterbenz).
+    with np.errstate(invalid="ignore"):  # inf - inf where x is not finite: NaN, replaced below
+        r = ((x - k * _HALF_PI_1) - k * _HALF_PI_2) - k * _HALF_PI_3
+    r2 = r * r
+    sin = np.full_like(r, _SIN_TAYLOR[-1])
+    for c in reversed(_SIN_TAYLOR[:-1]):
+        sin = sin * r2 + c
+    sin = sin * r
+    cos = np.full_like(r, _COS_TAYLOR[-1])
+    for c in reversed(_COS_TAYLOR[:-1]):
+        cos = cos * r2 + c
+    quadrant = np.fmod(np.where(np.isfinite(k), k, 0), 4).astype(np.int64) % 4  # fmod is exact
+    return sin, cos, quadrant
+
+
+def portable_sin(x: np.ndarray) -> np.ndarray:
+    """sin of a long double array, bit-identical on every x86-64 machine; NaN where x is not finite.
+
+    Within a few long double ulps for |x| < 2**16 * pi/2; deterministic but less accurate beyond.
+    """
+    x = np.asarray(x, dtype=np.longdouble)
+    sin, cos, quadrant = _reduced(x)
+    out = np.choose(quadrant, [sin, cos, -sin, -cos])
+    return np.where(np.isfinite(x), out, np.longdouble(np.nan))
+
+
+def portable_cos(x: np.ndarray) -> np.ndarray:
+    """cos of a long double array, bit-identical on every x86-64 machine; NaN where x is not finite.
+
+    Within a few long double ulps for |x| < 2**16 * pi/2; deterministic but less accurate beyond.
+    """
+    x = np.asarray(x, dtype=np.longdouble)
+    sin, cos, quadrant = _reduced(x)
+    out = np.choose(quadrant, [cos, -sin, -cos, sin])
+    return np.where(np.isfinite(x), out, np.longdouble(np.nan))
+
+
+PORTABLE = {"exp": "portable_exp", "sin": "portable_sin", "cos": "portable_cos"}  # np.NAME -> ours
+
+
 @contextlib.contextmanager
 def _portable_transcendentals():
-    original = np.exp
+    """np.exp, np.sin, np.cos on long double arrays replaced by the portable versions, then restored."""
+    originals = {name: getattr(np, name) for name in PORTABLE}
 
-    def exp(x, *args, **kwargs):
-        if not args and not kwargs and np.asarray(x).dtype == np.longdouble:
-            return portable_exp(x)
-        return original(x, *args, **kwargs)
+    def replacement(name):
+        original = originals[name]
 
-    np.exp = exp
+        def function(x, *args, **kwargs):
+            if not args and not kwargs and np.asarray(x).dtype == np.longdouble:
+                return globals()[PORTABLE[name]](x)  # looked up at call time
+            return original(x, *args, **kwargs)
+
+        return function
+
+    for name in PORTABLE:
+        setattr(np, name, replacement(name))
     try:
         yield
     finally:
-        np.exp = original
+        for name, original in originals.items():
+            setattr(np, name, original)
 
 
 def require_wide_longdouble() -> None:

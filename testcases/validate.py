@@ -121,7 +121,10 @@ def _size_messages(problem: Problem, sizes: dict[str, int], flagged: set[str]) -
         used = names(rule.expr) if rule else {message.split()[0]}
         args = sorted({origin[n] for n in used if n in origin}, key=problem.arg_names.index)
         if rule is None and message.split()[0] not in sizes:
-            if args[0] not in flagged:
+            if not args:  # no argument has an axis of this size alone: a defect of problem.toml
+                out.append(f"input: no argument shows the size {message.split()[0]} (problem.toml must use it "
+                           "alone as an axis of some argument, or derive it)")
+            elif args[0] not in flagged:
                 out.append(f"{args[0]}: cannot read the size {message.split()[0]} from it")
         else:
             out.append(f"{', '.join(args)}: {message}")
