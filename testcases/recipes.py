@@ -287,9 +287,11 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
         if rows is not None:
             shape = problem.shape_of(arg, dims)
             length = math.prod(shape[:-1])
-            if len(shape) < 2 or type(rows) is not int or not 1 <= rows <= length:
+            if len(shape) < 2:
+                raise ProblemError(f"{where}: distinct_rows for {arg.name}: rows need an array of 2 or more axes")
+            if type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
-                                   f"got {rows!r} (rows are along the last axis of an array of 2 or more axes)")
+                                   f"got {rows!r}")
         if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
             raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
 
