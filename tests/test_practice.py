@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from problems import all_problems
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
 WRONG = ROOT / "solutions" / "gqa" / "wrong_answer" / "no_scale.py"
@@ -165,7 +167,7 @@ def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     assert "Hint (level 1): no bundled mistake gives your output on this test: the bug is one of your own." in text
 
 
-@pytest.mark.parametrize("slug", ["gqa", "mha", "mqa"])
+@pytest.mark.parametrize("slug", [p.slug for p in all_problems()])
 def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     """Each wrong answer must be among the files its own hint names, on the test it first fails
     (two mistakes can coincide on a test: then both are named). Every wrong answer is judged once
