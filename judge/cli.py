@@ -35,7 +35,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Judge a Solution file on a problem's stored tests (AC, WA, TLE, MLE, OLE, RE, CE).",
     )
     parser.add_argument("submission", nargs="?", help="the .py file defining class Solution")
-    parser.add_argument("--problem", help="problem slug or id (gqa, P4497, mha, mqa); default: "
+    parser.add_argument("--problem", help="problem slug, id or package folder (make problems lists them); default: "
                         "the problem whose method the Solution defines")
     parser.add_argument("--all", action="store_true", help="run every test instead of stopping at the first failure")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")

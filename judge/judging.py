@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -61,6 +61,7 @@ class TestResult:
     got: np.ndarray | None = None  # what the run returned, kept only when asked (practice `run`)
     sizes: dict = field(default_factory=dict)
     note: str = ""
+    step: int | None = None  # interactive problems: the first step whose answer failed
 
 
 @dataclass
@@ -272,24 +273,13 @@ def _source_lines(source: bytes) -> list[str]:
 
 def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
                 source_lines: list[str], keep_output: bool = False) -> TestResult:
+    if problem.interactive:
+        return _judge_interactive(sandbox, problem, case, limits, source_lines, keep_output)
     expected = np.asarray(case.expected, dtype=np.float64)
     args = [case.input[name] for name in problem.arg_names]
     result_bytes = expected.size * 8 + 4096
     outcome = sandbox.run(problem.method, args, limits, result_bytes)
-    if outcome.setup_error is not None:
-        raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-    result = TestResult(
-        name=case.name,
-        verdict="AC",
-        time_ms=round(outcome.cpu_ms, 1),
-        user_ms=round(outcome.user_ms, 1),
-        memory_mb=round(outcome.memory_mb, 1),
-        output=outcome.output.decode("utf-8", errors="replace"),
-        output_size=outcome.output_size,
-        output_lines=outcome.output_lines,
-        sizes=problem.sizes_of(case.input),
-        note=str(case.meta.get("note", "")),
-    )
+    result = _result(case, problem, outcome)
     report = parse_report(outcome.result)
     verdict, message = _classify(outcome, report, limits)
     if verdict is None:
@@ -305,6 +295,82 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
     if report.get("status") == "exception":
         result.traceback = with_source(text(report, "traceback"), source_lines)
     return result
+
+
+def _judge_interactive(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
+                       source_lines: list[str], keep_output: bool = False) -> TestResult:
+    """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
+    while the run works on the next row, and the first wrong one ends the run."""
+    expected = np.asarray(case.expected, dtype=np.float64)
+    rows = np.asarray(case.input[problem.stream], dtype=np.float64)
+    answers: list[np.ndarray] = []
+    failure: dict = {}
+    errors = [0.0, 0.0]
+
+    def on_step(t: int, payload: bytes) -> bool:
+        reply = parse_report(payload)
+        got = returned_array(reply)
+        if got is None:
+            failure.update(step=t, message=text(reply, "message", "the answer is not an array of numbers"))
+            return False
+        check = compare(got, expected[t], problem.abs_tol, problem.rel_tol)
+        errors[0] = max(errors[0], check.max_abs_err or 0.0)
+        errors[1] = max(errors[1], check.max_rel_err or 0.0)
+        answers.append(got)
+        if not check.ok:
+            failure.update(step=t, message=check.message)
+        return check.ok
+
+    args = [case.input[name] for name in problem.constructor]
+    outcome = sandbox.interact(problem.method, args, rows, limits, int(expected[0].size) * 8 + 4096, on_step)
+    if outcome.judge_ended and outcome.signal == signal.SIGKILL:  # killed for lingering after its last step
+        outcome = replace(outcome, signal=None)
+    result = _result(case, problem, outcome)
+    result.max_abs_err, result.max_rel_err = errors
+    report = parse_report(outcome.result)
+    if outcome.judge_ended and report.get("status") is None:
+        report = {"status": "ok"}
+    if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
+        result.step = failure["step"]
+        verdict, message = "WA", f"step t = {failure['step']} (of 0..{len(rows) - 1}): {failure['message']}"
+    else:
+        verdict, message = _classify(outcome, report, limits)
+    if verdict is None:
+        if len(answers) < len(rows):
+            verdict = "RE"
+            message = f"the run ended after answering {len(answers)} of {len(rows)} steps"
+        else:
+            verdict = "AC"
+    if report.get("status") == "exception" and not failure:
+        result.traceback = with_source(text(report, "traceback"), source_lines)
+        phase = str(report.get("phase", ""))
+        if phase.startswith("step ") and phase[5:].isdigit():
+            result.step = int(phase[5:])
+    if keep_output and answers:
+        try:
+            result.got = np.stack(answers)
+        except ValueError:  # answers of different shapes: the first wrong one is what matters
+            result.got = answers[-1]
+    result.verdict, result.message = verdict, message
+    return result
+
+
+def _result(case: TestCase, problem: Problem, outcome: RunOutcome) -> TestResult:
+    """A test's result with what the operating system measured; the verdict is decided after."""
+    if outcome.setup_error is not None:
+        raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
+    return TestResult(
+        name=case.name,
+        verdict="AC",
+        time_ms=round(outcome.cpu_ms, 1),
+        user_ms=round(outcome.user_ms, 1),
+        memory_mb=round(outcome.memory_mb, 1),
+        output=outcome.output.decode("utf-8", errors="replace"),
+        output_size=outcome.output_size,
+        output_lines=outcome.output_lines,
+        sizes=problem.sizes_of(case.input),
+        note=str(case.meta.get("note", "")),
+    )
 
 
 def with_source(traceback: str, source: list[str]) -> str:
@@ -345,7 +411,9 @@ def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | 
     if status == "exception":
         where = {"import": " while importing the file", "compile": " while compiling the file",
                  "init": " while constructing Solution()", "lookup": " while looking up the method"}
-        return "RE", text(report, "message", "an exception") + where.get(str(report.get("phase")), "")
+        phase = str(report.get("phase"))
+        during = f" in {phase} (counting from 0)" if phase.startswith("step ") else where.get(phase, "")
+        return "RE", text(report, "message", "an exception") + during
     if status == "lookup":
         return "RE", text(report, "message")
     if outcome.signal is not None:

@@ -51,6 +51,7 @@ def to_json(report: Report) -> str:
                 "max_abs_err": t.max_abs_err,
                 "max_rel_err": t.max_rel_err,
                 "message": t.message,
+                **({"step": t.step} if t.step is not None else {}),
             }
             for t in report.tests
         ],
@@ -112,6 +113,8 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
     out = [f"First failure: {t.name}" + (f" ({t.note})" if t.note else "")]
     if t.sizes:
         out.append("  input:    " + ", ".join(f"{k} = {v}" for k, v in _with_derived(report, t.sizes).items()))
+    if t.step is not None:
+        out.append(f"  step:     {t.step} (the call for row {t.step} of the input; the steps before it were right)")
     if t.message:
         out.append("  problem:  " + shown(t.message))
     if t.traceback.strip():

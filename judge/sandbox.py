@@ -21,8 +21,10 @@ import select
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -32,7 +34,7 @@ from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args
                         system_dirs)
 
 INSIDE = Path(__file__).resolve().parent / "inside"
-INSIDE_FILES = ("server.py", "walls.py", "runner.py", "wire.py")
+INSIDE_FILES = ("server.py", "walls.py", "runner.py", "relay.py", "wire.py")
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
@@ -84,6 +86,7 @@ class RunOutcome:
     output: bytes
     result: bytes
     setup_error: str | None = None
+    judge_ended: bool = False  # interactive: the judge said `end` (a child killed after that was lingering)
 
 
 def run_label(path: Path | str) -> str:
@@ -274,22 +277,54 @@ class Sandbox:
         return self._task({"kind": "check", "method": method}, [], limits, FILE_LIMIT_BYTES, 1 << 16)
 
     def run(self, method: str, args: list, limits: Limits, result_bytes: int) -> RunOutcome:
-        specs, blobs = [], []
-        for value in args:
-            if isinstance(value, list):
-                array = np.asarray(value)
-                if array.dtype.kind not in "iuf":
-                    array = array.astype(np.float64)
-                specs.append({"kind": "array", "dtype": array.dtype.str, "shape": list(array.shape),
-                              "blob": len(blobs)})
-                blobs.append(np.ascontiguousarray(array).tobytes())
-            else:
-                specs.append({"kind": "value", "value": value})
+        specs, blobs = _encoded(args)
         return self._task({"kind": "run", "method": method, "args": specs}, blobs, limits, FILE_LIMIT_BYTES,
                           result_bytes)
 
-    def _task(self, header: dict, blobs: list[bytes], limits: Limits, file_bytes: int, result_bytes: int) -> RunOutcome:
-        header = dict(header, limits={
+    def interact(self, method: str, args: list, rows: np.ndarray, limits: Limits, result_bytes: int,
+                 on_step: Callable[[int, bytes], bool]) -> RunOutcome:
+        """An interactive run: Solution(*args), then `method` called with each row of `rows` in turn.
+
+        Row t+1 is sent into the sandbox only after step t's answer came back; on_step(t, answer)
+        checks that answer while the run works on row t+1 (the checking costs the run no wall-clock
+        time), and saying stop ends the run, whose answer to row t+1 is then dropped. The last row
+        answered also ends it. The first frame of the child is its word that construction
+        succeeded. Every answer is the run's own bytes.
+        """
+        specs, blobs = _encoded(args)
+        rows = np.ascontiguousarray(rows, dtype=np.float64)
+        deadline = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
+        self._send(self._header({"kind": "interact", "method": method, "args": specs}, limits, FILE_LIMIT_BYTES,
+                                result_bytes), blobs)
+        answered, ended = -1, False  # -1: construction not yet confirmed
+        while True:
+            status, parts = self._receive(max(deadline - time.monotonic(), 0.0))
+            if status.get("event") != "step":
+                if not ended:
+                    self._send({"kind": "end"}, [])
+                return _outcome(status, parts)
+            if ended:
+                continue  # the child went on writing after the judge was done: dropped
+            going_on = answered + 1 < len(rows)
+            if going_on:  # the run works on the next row while this answer is checked here
+                self._send({"kind": "step"}, [rows[answered + 1].tobytes()])
+            if answered >= 0 and not on_step(answered, parts[0] if parts else b""):
+                ended = True
+            ended = ended or not going_on
+            answered += 1
+            if ended:
+                self._send({"kind": "end"}, [])
+
+    def _send(self, header: dict, blobs: list[bytes]) -> None:
+        if self.proc is None:
+            raise SandboxLost("the fork server is gone")
+        try:
+            wire.send(self.proc.stdin.fileno(), header, blobs)
+        except OSError:
+            raise SandboxLost(self._why_gone("it stopped reading")) from None
+
+    def _header(self, header: dict, limits: Limits, file_bytes: int, result_bytes: int) -> dict:
+        return dict(header, limits={
             "cpu_ms": limits.cpu_ms,
             "wall_ms": limits.wall_ms,
             "memory_bytes": limits.memory_mb << 20,
@@ -298,12 +333,9 @@ class Sandbox:
             "output_keep_bytes": OUTPUT_KEEP_BYTES,
             "result_bytes": result_bytes,
         })
-        if self.proc is None:
-            raise SandboxLost("the fork server is gone")
-        try:
-            wire.send(self.proc.stdin.fileno(), header, blobs)
-        except OSError:
-            raise SandboxLost(self._why_gone("it stopped reading")) from None
+
+    def _task(self, header: dict, blobs: list[bytes], limits: Limits, file_bytes: int, result_bytes: int) -> RunOutcome:
+        self._send(self._header(header, limits, file_bytes, result_bytes), blobs)
         status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
         return _outcome(status, parts)
 
@@ -343,6 +375,22 @@ class Sandbox:
         proc.wait()
 
 
+def _encoded(args: list) -> tuple[list[dict], list[bytes]]:
+    """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
+    specs, blobs = [], []
+    for value in args:
+        if isinstance(value, list):
+            array = np.asarray(value)
+            if array.dtype.kind not in "iuf":
+                array = array.astype(np.float64)
+            specs.append({"kind": "array", "dtype": array.dtype.str, "shape": list(array.shape),
+                          "blob": len(blobs)})
+            blobs.append(np.ascontiguousarray(array).tobytes())
+        else:
+            specs.append({"kind": "value", "value": value})
+    return specs, blobs
+
+
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
     """The fork server's report, checked field by field: a malformed one is the run's doing."""
 
@@ -374,4 +422,5 @@ def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
         output=parts[1],
         result=parts[0],
         setup_error=None if setup_error is None else str(setup_error)[:2000],
+        judge_ended=status.get("judge_ended") is True,
     )

@@ -79,6 +79,19 @@ class Problem:
     root: Path
     titles: dict[str, str] = field(default_factory=dict)
     difficulty: int | None = None  # 1 (easiest) to 10, shown by `python -m judge list`
+    # An interactive problem: Solution(*constructor arguments) once per test, then `method` called
+    # with one row of the `stream` argument at a time; row t of the output is what call t returns.
+    kind: str = "function"
+    constructor: tuple[str, ...] = ()
+    stream: str | None = None
+    # `make verify`'s time margins where a package needs its own (None: verify's defaults): the
+    # slowest test of an accepted solution, and of the reference, within time limit / divisor.
+    accepted_divisor: int | None = None
+    reference_divisor: int | None = None
+
+    @property
+    def interactive(self) -> bool:
+        return self.kind == "interactive"
 
     @property
     def toml_path(self) -> Path:
@@ -235,7 +248,53 @@ def load_path(root: Path) -> Problem:
                          r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
+        **_protocol(data, path, [a.name for a in args], {a.name: a for a in args}),
+        **_margins(data, path),
     )
+
+
+MARGINS = ("accepted_divisor", "reference_divisor")
+
+
+def _margins(data: dict, path: Path) -> dict:
+    """`[verify]`: a package's own time margins for `make verify` (whole numbers from 1 up)."""
+    table = data.get("verify", {})
+    if not isinstance(table, dict):
+        raise ProblemError(f"{path}: 'verify' must be a table ([verify]) with {' and/or '.join(MARGINS)}")
+    unknown = sorted(set(table) - set(MARGINS))
+    if unknown:
+        raise ProblemError(f"{path}: verify.{unknown[0]} is not a setting (known: {', '.join(MARGINS)})")
+    for key, value in table.items():
+        if type(value) is not int or value < 1:
+            raise ProblemError(f"{path}: verify.{key} must be a whole number from 1 up, got {value!r}")
+    return dict(table)
+
+
+KINDS = ("function", "interactive")
+
+
+def _protocol(data: dict, path: Path, names: list[str], args: dict[str, Arg]) -> dict:
+    """`kind`, and for an interactive problem its `constructor` arguments and `stream` argument."""
+    kind = data.get("kind", "function")
+    if kind not in KINDS:
+        raise ProblemError(f"{path}: 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind == "function":
+        extra = sorted({"constructor", "stream"} & set(data))
+        if extra:
+            raise ProblemError(f"{path}: '{extra[0]}' is for kind = \"interactive\" only")
+        return {}
+    constructor = _require(data, "constructor", list, path)
+    stream = _require(data, "stream", str, path)
+    if stream not in args or not args[stream].is_array or len(args[stream].shape) < 1:
+        raise ProblemError(f"{path}: 'stream' must name an array argument (its rows are sent one per step), "
+                           f"got {stream!r}")
+    if sorted(constructor + [stream]) != sorted(names) or len(set(constructor)) != len(constructor):
+        raise ProblemError(f"{path}: 'constructor' must list every argument but the stream '{stream}' once, "
+                           f"in the order __init__ takes them (arguments: {', '.join(names)})")
+    if len(data.get("output_shape", [])) < 1 or data["output_shape"][0] != args[stream].shape[0]:
+        raise ProblemError(f"{path}: 'output_shape' must start with the stream's first axis "
+                           f"({args[stream].shape[0]}): row t is what step t returns")
+    return {"kind": kind, "constructor": tuple(constructor), "stream": stream}
 
 
 def _mask_hidden(raw: dict, rng, path: Path, number: int) -> int | None:

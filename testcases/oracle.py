@@ -52,11 +52,15 @@ def run(problem: Problem, inputs: dict, dtype: type = np.float64) -> np.ndarray:
     reference runs: the stored expected outputs come from this evaluation and must not depend on
     the machine.
     """
-    solution = _module(problem).Solution()
-    solution.dtype = dtype
+    reference = type("Reference", (_module(problem).Solution,), {"dtype": dtype})  # dtype set before __init__
     wide = np.dtype(dtype) == np.dtype(np.longdouble)
     with np.errstate(all="ignore"), (_portable_transcendentals() if wide else contextlib.nullcontext()):
-        out = getattr(solution, problem.method)(*(inputs[name] for name in problem.arg_names))
+        if problem.interactive:  # constructed once, then fed the stream one row at a time
+            solution = reference(*(inputs[name] for name in problem.constructor))
+            step = getattr(solution, problem.method)
+            out = [np.asarray(step(row), dtype=dtype) for row in inputs[problem.stream]]
+        else:
+            out = getattr(reference(), problem.method)(*(inputs[name] for name in problem.arg_names))
     return np.asarray(out, dtype=dtype)
 
 

@@ -9,7 +9,9 @@ prove exactly this; here, for every problem, in order:
 2. the reference reproduces every stored expected output within 1% of the tolerance, and, judged
    as a submission, takes at most a tenth of the time limit in user CPU time on its slowest test;
 3. every accepted solution is AC, its slowest test within 1/5 of the time limit in user CPU time
-   (time_multiplier 5);
+   (time_multiplier 5); a package may set its own divisors in problem.toml's [verify] table (an
+   interactive problem pays a wake-up per step that a function problem does not), and a violation
+   names the divisor applied;
    times are the judge's CPU times;
 4. every wrong_answer solution gets WA (the table names the first test rejecting it); a test
    category that rejects none of them is reported as dead weight (a warning, not a failure);
@@ -205,7 +207,8 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
                             f"{_percent(REFERENCE_SHARE)} of the tolerance ({REFERENCE_SHARE * allowed[index]:.3g})")
         worst = max(worst, float(share[index]))
     # Judged as a submission is, so that its time is measured exactly as theirs (one BLAS thread).
-    report = _judged_within(Bundled(problem.reference_path, "AC"), problem, REFERENCE_TIME_DIVISOR, "reference's")
+    report = _judged_within(Bundled(problem.reference_path, "AC"), problem,
+                            problem.reference_divisor or REFERENCE_TIME_DIVISOR, "reference's")
     out(Row(problem.slug, "reference.py", "<=1% tol", _percent(worst), f"{_slowest_user(report).user_ms:.0f} ms user"))
 
 
@@ -220,7 +223,7 @@ def check_accepted(entry: Bundled, problem: Problem) -> Report:
     and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
     each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
-    return _judged_within(entry, problem, TIME_MULTIPLIER, "accepted solution's")
+    return _judged_within(entry, problem, problem.accepted_divisor or TIME_MULTIPLIER, "accepted solution's")
 
 
 def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -> Report:

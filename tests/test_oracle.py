@@ -145,7 +145,8 @@ class Solution:
 def test_the_long_double_run_uses_the_portable_functions_and_restores_numpys(tmp_path):
     path = tmp_path / "reference.py"
     path.write_text(REFERENCE, encoding="utf-8")
-    problem = SimpleNamespace(slug="portable_probe", reference_path=path, method="f", arg_names=("x",))
+    problem = SimpleNamespace(slug="portable_probe", reference_path=path, method="f", arg_names=("x",),
+                              interactive=False)
     xs = [0.1, -2.5, 3.0, 700.25, -0.001]
     originals = (np.sin, np.cos, np.exp)
 

@@ -11,6 +11,8 @@ import os
 import sys
 import traceback
 
+import wire
+
 
 class Runner:
     """Every function it needs is bound before submission code runs, so a submission that patches
@@ -32,6 +34,9 @@ class Runner:
         self.format_list = traceback.format_list
         self.format_exception_only = traceback.format_exception_only
         self.flushables = (sys.stdout, sys.stderr)
+        self.frombuffer = np.frombuffer
+        self.read_frame = wire.read_frame
+        self.write_frame = wire.write_frame
 
     def load(self, source: bytes, method: str | None, code=None) -> type:
         """Execute the file (compiled already, or now); its class Solution, or finish with why not."""
@@ -80,20 +85,48 @@ class Runner:
             "traceback": self._own_frames(exc),
         })
 
+    def interact(self, source: bytes, method: str, args: list, code, step_in: int, step_out: int) -> None:
+        """An interactive run: Solution(*args) once, then one call of `method` per row received on
+        step_in, each answer written to step_out as a frame, until the judge closes step_in."""
+        cls = self.load(source, method, code)
+        try:
+            bound = getattr(cls(*args), method)
+        except BaseException as exc:
+            self.fail("init", exc)
+        self.write_frame(step_out, self.dumps({"status": "constructed"}).encode() + b"\n")
+        step = 0
+        while True:
+            try:
+                row = self.read_frame(step_in, 1 << 24)
+            except EOFError:
+                self.finish({"status": "ok", "steps": step})
+            x = self.frombuffer(row, dtype=self.float64).tolist()
+            try:
+                value = bound(x)
+                payload = self.encoded(value)
+            except BaseException as exc:
+                self.fail(f"step {step}", exc)
+            self.write_frame(step_out, payload)
+            step += 1
+
     def finish_value(self, value) -> None:
+        self.finish_raw(self.encoded(value))
+
+    def encoded(self, value) -> bytes:
+        """A returned value as the judge reads it: a JSON header line, then float64 bytes."""
         if value is None:
-            self.finish({"status": "invalid", "message": "the method returned None"})
+            return self.dumps({"status": "invalid", "message": "the method returned None"}).encode() + b"\n"
         try:
             array = self.asarray(value)
         except (ValueError, TypeError) as exc:
-            self.finish({"status": "invalid", "message": f"the returned value is not a rectangular "
-                         f"array of numbers ({_first_line(str(exc))})"})
+            return self.dumps({"status": "invalid", "message": f"the returned value is not a rectangular "
+                               f"array of numbers ({_first_line(str(exc))})"}).encode() + b"\n"
         if not isinstance(array, self.ndarray) or array.dtype.kind not in "iuf":
             kind = getattr(getattr(array, "dtype", None), "name", type(array).__name__)
-            self.finish({"status": "invalid", "message": _describe(value, kind)})
+            return self.dumps({"status": "invalid", "message": _describe(value, kind)}).encode() + b"\n"
         data = self.ascontiguous(array, dtype=self.float64)
         header = self.dumps({"status": "ok", "shape": list(data.shape), "type": type(value).__name__})
-        self.finish_raw(header.encode() + b"\n" + data.tobytes())
+        return header.encode() + b"\n" + data.tobytes()
 
     def finish(self, report: dict) -> None:
         self.finish_raw(self.dumps(report).encode() + b"\n")

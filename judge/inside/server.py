@@ -21,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
 
+import relay  # noqa: E402
 import walls  # noqa: E402
 import wire  # noqa: E402
 from runner import Runner, compile_only  # noqa: E402
@@ -70,13 +71,15 @@ def main() -> None:
         kind = header.get("kind")
         if kind == "compile":
             source, filename, code = blobs[0], header["filename"], None
-        if kind in ("compile", "check", "run"):
+        if kind in ("compile", "check", "run", "interact"):
             task = {"kind": kind, "source": source, "filename": filename, "method": header.get("method"),
-                    "code": code, "args": _decode_args(header.get("args", []), blobs) if kind == "run" else []}
+                    "code": code, "args": _decode_args(header.get("args", []), blobs) if kind != "compile" else []}
             status, result, output = _supervise(task, header["limits"], config, bpf, (proto_in, proto_out))
             if kind == "compile":
                 result, code = _compiled(result)
-            wire.send(proto_out, status, [result, output])
+            wire.send(proto_out, dict(status, event="final"), [result, output])
+            if kind == "interact" and not status["judge_ended"]:
+                relay.await_end(proto_in)
         else:
             return
 
@@ -112,14 +115,26 @@ def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int,
     result_fd = os.memfd_create("result")
     output_fd = os.memfd_create("output")
     base_r, base_w = os.pipe()
+    steps = os.pipe() + os.pipe() if task["kind"] == "interact" else ()  # (in_r, in_w, out_r, out_w)
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child never returns from here
         os.close(base_r)
+        if steps:
+            os.close(steps[1])
+            os.close(steps[2])
+            task = dict(task, step_in=steps[0], step_out=steps[3])
         _child(task, limits, config, bpf, result_fd, output_fd, base_w, protocol)
     os.close(base_w)
     base_rss_kb, setup_error = _read_setup(base_r)
-    timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
+    judge_ended = False
+    if steps:
+        os.close(steps[0])
+        os.close(steps[3])
+        timed_out, judge_ended = relay.relay(pid, time.monotonic() + limits["wall_ms"] / 1000, steps[1], steps[2],
+                                        protocol, limits["result_bytes"])
+    else:
+        timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
     _, wait_status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - start) * 1000
     result = os.pread(result_fd, limits["result_bytes"], 0)
@@ -140,6 +155,7 @@ def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int,
         "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
         "output_size": output_size,
         "output_lines": output_lines,
+        "judge_ended": judge_ended,
     }
     return status, result, output
 
@@ -213,7 +229,8 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         ruleset = config.get("ruleset")
-        walls.close_all_but({0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0})
+        keep = {0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0}
+        walls.close_all_but(keep | {task[k] for k in ("step_in", "step_out") if k in task})
         walls.leave_root(config["run_uid"])
         walls.set_limits(limits)
         base_rss_kb = walls.memory_baseline()
@@ -236,6 +253,8 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         runner.finish_raw(runner.dumps(report).encode() + b"\n" + code)
     elif task["kind"] == "check":
         runner.check(task["source"], task["method"], task["code"])
+    elif task["kind"] == "interact":
+        runner.interact(task["source"], task["method"], task["args"], task["code"], task["step_in"], task["step_out"])
     else:
         runner.run(task["source"], task["method"], task["args"], task["code"])
     os._exit(0)
