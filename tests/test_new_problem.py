@@ -62,14 +62,29 @@ def test_judge_gives_the_folders_verdict(setter, folder, name, verdict):
     assert (report["problem"], report["verdict"], report["total"]) == ("softmax", verdict, 6)
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('name = "Z"\n', "", "missing key 'args[1].name'"),
-    ("min = 1\nmax = 300\ndescription = \"rows\"", "max = 300\ndescription = \"rows\"", "missing key 'sizes.R.min'"),
-    ("time_limit_ms = 1000", 'time_limit_ms = "1s"', "'time_limit_ms' must be int, got str"),
-])
-def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, old, new, message):
-    folder = tmp_path / "softmax"
-    shutil.copytree(SOURCE / "softmax", folder)
+SOFTMAX = SOURCE / "softmax"
+RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (issue 11)
+
+
+@pytest.mark.parametrize("package, old, new, message", [
+    (SOFTMAX, 'name = "Z"\n', "", "missing key 'args[1].name'"),
+    (SOFTMAX, "min = 1\nmax = 300\ndescription = \"rows\"", "max = 300\ndescription = \"rows\"",
+     "missing key 'sizes.R.min'"),
+    (SOFTMAX, "time_limit_ms = 1000", 'time_limit_ms = "1s"', "'time_limit_ms' must be int, got str"),
+    (RUNMEAN, 'kind = "interactive"', 'kind = "stream"', "'kind' must be one of function, interactive, got 'stream'"),
+    (RUNMEAN, 'stream = "X"', 'stream = "T"',
+     "'stream' must name an array argument (its rows are sent one per step), got 'T'"),
+    (RUNMEAN, 'constructor = ["w", "b"]', 'constructor = ["w"]',
+     "'constructor' must list every argument but the stream 'X' once, in the order __init__ takes them "
+     "(arguments: X, w, b)"),
+    (RUNMEAN, "accepted_divisor = 4", "accepted_divisor = 0",
+     "verify.accepted_divisor must be a whole number from 1 up, got 0"),
+    (RUNMEAN, "accepted_divisor = 4", "speed = 4",
+     "verify.speed is not a setting (known: accepted_divisor, reference_divisor)"),
+], ids=lambda value: value.name if isinstance(value, Path) else None)
+def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, package, old, new, message):
+    folder = tmp_path / package.name
+    shutil.copytree(package, folder)
     toml = folder / "problem.toml"
     assert old in toml.read_text()
     toml.write_text(toml.read_text().replace(old, new, 1))
