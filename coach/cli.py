@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
                                      "your problem list and your history of judgings.")
     sub = parser.add_subparsers(dest="command", required=True)
     start = sub.add_parser("start", help="write a starter file for a problem (never over an existing one)")
-    start.add_argument("problem", help="slug or id: gqa, P4497, mha, mqa")
+    start.add_argument("problem", help="slug or id (make problems lists them)")
     start.add_argument("--out", type=Path, help="where (default practice/<slug>.py)")
     sub.add_parser("list", help="every problem with your status, attempts, best time and last verdict")
     hist = sub.add_parser("history", help="your judgings, oldest first")

@@ -10,33 +10,59 @@ from problems.package import shown
 
 
 def starter_text(problem: Problem) -> str:
-    lines = []
-    for arg in problem.args:
-        if arg.is_mask:
-            what = (f"shape ({', '.join(arg.shape)}), each element 0 or 1, where {arg.mask_hidden} hides it; "
-                    "every row of the last axis keeps a visible element")
-        elif arg.is_array:
-            what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
-        else:
-            what = f"int, the size {arg.size}"
-        lines.append(f"            {arg.name}: {what}" + (f"; {arg.description}" if arg.description else ""))
-    derived = "".join(f"\n            {name} = {expr}" for name, expr in problem.derived.items())
-    return f'''"""{problem.title} ({problem.id}). Statement: {shown(problem.spec_path)}
+    header = f'''"""{problem.title} ({problem.id}). Statement: {shown(problem.spec_path)}
 
 Judge it:  make judge SOL=<this file>     (or .venv/bin/python -m judge <this file>)
 """
 
 import numpy as np
+'''
+    derived = "".join(f"\n            {name} = {expr}" for name, expr in problem.derived.items())
+    derived = derived and "\n        Derived sizes:" + derived
+    todo = f'raise NotImplementedError("write {{}}: see {shown(problem.spec_path)}")'
+    if problem.interactive:
+        by_name = {arg.name: arg for arg in problem.args}
+        stream = by_name[problem.stream]
+        row = ", ".join(stream.shape[1:])
+        return header + f'''
 
+class Solution:
+    def __init__(self, {", ".join(problem.constructor)}):
+        """Called once per test, before the first step (lists of lists, as a JSON decoder gives
+        them; np.asarray(..., dtype=np.float64)). Keep what later steps need on self.
+{chr(10).join(_described(by_name[name]) for name in problem.constructor)}{derived}
+        """
+        {todo.format("__init__")}
+
+    def {problem.method}(self, x):
+        """Called once per row of {stream.name} ({", ".join(stream.shape)}), in order t = 0, 1, ...: x is row t,
+        a list of {row} numbers; row t + 1 arrives only after this call has returned.
+        Return: row t of the output, shape ({", ".join(problem.output_shape[1:])}), a list or a numpy array.
+        """
+        {todo.format(problem.method)}
+'''
+    return header + f'''
 
 class Solution:
     def {problem.method}(self, {", ".join(problem.arg_names)}):
         """Arguments (lists of lists, as a JSON decoder gives them; np.asarray(..., dtype=np.float64)):
-{chr(10).join(lines)}{derived and chr(10) + "        Derived sizes:" + derived}
+{chr(10).join(_described(arg) for arg in problem.args)}{derived}
         Return: shape ({", ".join(problem.output_shape)}), a list of lists or a numpy array, full precision.
         """
-        raise NotImplementedError("write {problem.method}: see {shown(problem.spec_path)}")
+        {todo.format(problem.method)}
 '''
+
+
+def _described(arg) -> str:
+    """One argument's line in the starter's docstring: its shape and values, or the size it is."""
+    if arg.is_mask:
+        what = (f"shape ({', '.join(arg.shape)}), each element 0 or 1, where {arg.mask_hidden} hides it; "
+                "every row of the last axis keeps a visible element")
+    elif arg.is_array:
+        what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
+    else:
+        what = f"int, the size {arg.size}"
+    return f"            {arg.name}: {what}" + (f"; {arg.description}" if arg.description else "")
 
 
 def write_starter(problem: Problem, target: Path) -> Path:
