@@ -31,7 +31,7 @@ endif
 
 ## make start PROBLEM=gqa: a starter file practice/<slug>.py (never over an existing one).
 start: $(STAMP)
-	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=gqa, mha or mqa))
+	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=<slug or id>, e.g. PROBLEM=gqa; make problems lists them))
 
 ## make problems: every problem with your status, attempts, best time and last verdict.
 problems: $(STAMP)
