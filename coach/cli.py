@@ -148,7 +148,8 @@ def _run(args: argparse.Namespace) -> int:
         if test is not None and expected is not None and report.problem is not None:
             print()
             print("Your output next to the reference's:")
-            print("\n".join(side_by_side(test.got, expected, report.problem.abs_tol, report.problem.rel_tol)))
+            print("\n".join(side_by_side(test.got, expected, report.problem.abs_tol, report.problem.rel_tol,
+                                          report.problem.interactive)))
     sys.stdout.flush()
     record_report(report, args.file, kind="run")
     return 0 if report.verdict == "AC" else 1
@@ -202,8 +203,9 @@ def _stress(args: argparse.Namespace) -> int:
         print(f"  {name} = {json.dumps(value)}")
     print(f"\n  {render.shown(found.message)}\n")
     expected = np.asarray(found.case.expected, dtype=np.float64)
-    print("\n".join(side_by_side(found.got, expected, problem.abs_tol, problem.rel_tol)))
-    print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} --input {shown(saved)}")
+    print("\n".join(side_by_side(found.got, expected, problem.abs_tol, problem.rel_tol, problem.interactive)))
+    print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} "
+          f"--problem {render.problem_arg(problem)} --input {shown(saved)}")
     return 1
 
 

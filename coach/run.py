@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from judge.judging import Report, judge_file
+from judge.report import problem_arg
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
 from testcases import oracle
@@ -59,17 +60,26 @@ def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tup
         return made
 
     report = judge_file(path, problem, cases=cases, keep_output=True)
-    report.rerun = ["run", str(path)] + (["--input", str(case_path)] if case_path else [])
+    report.rerun = (["run", str(path)] + (["--problem", problem_arg(report.problem)] if report.problem else [])
+                    + (["--input", str(case_path)] if case_path else []))
     expected = np.asarray(made[0].expected, dtype=np.float64) if made else None
     return report, expected
 
 
-def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, rel_tol: float) -> list[str]:
+def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, rel_tol: float,
+                 stepped: bool = False) -> list[str]:
     """Your output and the reference's, element by element, a differing element marked with *;
-    a large output is cut to the corner around the first difference."""
+    a large output is cut to the corner around the first difference. `stepped`: the rows are the
+    answers of an interactive run, which a wrong step ends, so fewer rows than the reference's
+    are the steps it answered, shown against the reference's same steps."""
     lines = []
     if got is None:
         return ["  (no output to show)"]
+    if (stepped and got.ndim == expected.ndim == 2 and got.shape[1] == expected.shape[1]
+            and got.shape[0] < expected.shape[0]):
+        lines.append(f"  your run answered steps 0-{got.shape[0] - 1} of 0-{expected.shape[0] - 1} "
+                     "(a wrong step ends it)")
+        expected = expected[:got.shape[0]]
     if got.shape != expected.shape or got.ndim != 2:
         return [f"  yours: shape {got.shape}, reference: shape {expected.shape}"]
     wrong = ~(np.abs(got - expected) <= np.maximum(abs_tol, rel_tol * np.abs(expected)))

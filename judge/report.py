@@ -126,7 +126,7 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
     if report.rerun is not None:
         out.append("  rerun it: " + shown(shlex.join([_python(), "-m", "judge", *report.rerun])))
     elif report.problem is not None:
-        cmd = [_python(), "-m", "judge", report.submission, "--problem", _problem_arg(report.problem), "--tests", t.name]
+        cmd = [_python(), "-m", "judge", report.submission, "--problem", problem_arg(report.problem), "--tests", t.name]
         out.append("  rerun it: " + shown(shlex.join(cmd)))
     return out
 
@@ -138,7 +138,7 @@ def _python() -> str:
     return str(exe.relative_to(here)) if exe.is_relative_to(here) else str(exe)
 
 
-def _problem_arg(problem) -> str:
+def problem_arg(problem) -> str:
     """How to name the problem on a command line: its slug when it is one of ours, else its folder."""
     from problems.package import ROOT
 

@@ -199,3 +199,12 @@ def test_lingering_after_the_last_step_is_ended(setter, tmp_path, mode):
         runner.read_frame = read_frame
     """, mode=mode)
     assert (code, report["verdict"], report["passed"]) == (0, "AC", 6)
+
+
+def test_practice_run_shows_the_answered_steps_beside_the_reference(setter, tmp_path):
+    wrong = SOURCE / "solutions" / "runmean" / "wrong_answer" / "mean_of_previous_rows.py"
+    package = str(setter / "packages" / "runmean")
+    shown = run("-m", "judge", "run", str(wrong), "--problem", package).stdout
+    assert f"-m judge run {wrong} --problem {package}\n" in shown
+    assert "  your run answered steps 0-1 of 0-2 (a wrong step ends it)\n" in shown
+    assert "  rows 0-1, columns 0-1 of (2, 2); 2 element(s) differ, marked *\n" in shown

@@ -121,7 +121,7 @@ def test_run_on_an_own_input_marks_the_differences(tmp_path, home):
             "                 col 0        col 1        col 2        col 3\n"
             "  row 0             1            3*           1*           3    yours\n"
             "                    1            1            3            3    reference\n") in ran.stdout
-    assert "rerun it: " in ran.stdout and f"-m judge run {TILE} --input {case}" in ran.stdout
+    assert "rerun it: " in ran.stdout and f"-m judge run {TILE} --problem gqa --input {case}" in ran.stdout
     as_json = json.loads(judge(home, "run", str(REFERENCE), "--input", str(case), "--json").stdout)
     assert (as_json["verdict"], as_json["output"], as_json["expected"]) == ("AC", [[1.0, 1.0, 3.0, 3.0]],
                                                                             [[1.0, 1.0, 3.0, 3.0]])
