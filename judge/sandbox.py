@@ -16,6 +16,7 @@ seccomp binding is missing, the judge refuses with one line saying what is missi
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import select
 import subprocess
@@ -34,7 +35,7 @@ from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args
                         system_dirs)
 
 INSIDE = Path(__file__).resolve().parent / "inside"
-INSIDE_FILES = ("server.py", "walls.py", "runner.py", "relay.py", "wire.py")
+INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py")
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
@@ -129,6 +130,7 @@ class Sandbox:
         self.mode = ""
         self.isolation = ""
         self._stderr = tempfile.TemporaryFile()
+        self._rows = self._answers = -1  # the judge's ends of the interactive step pipes
 
     def __enter__(self) -> "Sandbox":
         self.start()
@@ -250,11 +252,22 @@ class Sandbox:
                 pass_fds: list[int] = (), executable: str | None = None) -> None:
         self._stderr.seek(0)
         self._stderr.truncate()
-        self.proc = subprocess.Popen(
-            cmd, executable=executable, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            start_new_session=True,
-            env=env if env is not None else {"PATH": "/usr/bin:/bin"}, cwd=cwd, pass_fds=pass_fds,
-        )
+        self._close_step_pipes()
+        rows_in, self._rows = os.pipe()  # interactive runs read their rows here, and write their
+        self._answers, answers_out = os.pipe()  # answers there: nothing in between (inside/interactive.py)
+        os.set_blocking(self._rows, False)
+        os.set_blocking(self._answers, False)
+        config = dict(config, step_fds=[rows_in, answers_out])
+        try:
+            self.proc = subprocess.Popen(
+                cmd, executable=executable, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                start_new_session=True,
+                env=env if env is not None else {"PATH": "/usr/bin:/bin"}, cwd=cwd,
+                pass_fds=[*pass_fds, rows_in, answers_out],
+            )
+        finally:
+            os.close(rows_in)
+            os.close(answers_out)
         try:
             wire.send(self.proc.stdin.fileno(), config)
         except OSError:
@@ -289,31 +302,92 @@ class Sandbox:
         checks that answer while the run works on row t+1 (the checking costs the run no wall-clock
         time), and saying stop ends the run, whose answer to row t+1 is then dropped. The last row
         answered also ends it. The first frame of the child is its word that construction
-        succeeded. Every answer is the run's own bytes.
+        succeeded. Every answer is the run's own bytes, cut from a stream read without blocking: a
+        frame over `result_bytes` is an invalid answer, and nothing the run writes can stall this.
         """
         specs, blobs = _encoded(args)
         rows = np.ascontiguousarray(rows, dtype=np.float64)
         deadline = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
+        wire.drain(self._answers)  # what an earlier run wrote and nobody read
         self._send(self._header({"kind": "interact", "method": method, "args": specs}, limits, FILE_LIMIT_BYTES,
                                 result_bytes), blobs)
+        server = self.proc.stdout.fileno()
         answered, ended = -1, False  # -1: construction not yet confirmed
-        while True:
-            status, parts = self._receive(max(deadline - time.monotonic(), 0.0))
-            if status.get("event") != "step":
-                if not ended:
-                    self._send({"kind": "end"}, [])
-                return _outcome(status, parts)
-            if ended:
-                continue  # the child went on writing after the judge was done: dropped
+        received, pending = bytearray(), bytearray()
+
+        def answer(frame: bytes) -> None:
+            nonlocal answered, ended
             going_on = answered + 1 < len(rows)
             if going_on:  # the run works on the next row while this answer is checked here
-                self._send({"kind": "step"}, [rows[answered + 1].tobytes()])
-            if answered >= 0 and not on_step(answered, parts[0] if parts else b""):
+                row = rows[answered + 1].tobytes()
+                pending.extend(len(row).to_bytes(4, "big") + row)
+                self._write_rows(pending)
+            if answered >= 0 and not on_step(answered, frame):
                 ended = True
             ended = ended or not going_on
             answered += 1
             if ended:
+                pending.extend(bytes(4))  # the empty frame: no more steps
+                self._write_rows(pending)
                 self._send({"kind": "end"}, [])
+
+        while True:
+            remaining = deadline - time.monotonic()
+            ready, writable, _ = select.select([self._answers, server] if not ended else [server],
+                                               [self._rows] if pending else [], [], max(remaining, 0.0))
+            if not ready and not writable and remaining <= 0:
+                raise SandboxLost(f"no answer from the fork server within {limits.wall_ms / 1000 + REPLY_GRACE_S:.0f} s",
+                                  timed_out=True)
+            if writable:
+                self._write_rows(pending)
+            if self._answers in ready:
+                self._read_answers(received)
+                for frame in self._answers_in(received, result_bytes):
+                    if not ended:
+                        answer(frame)
+            if server in ready:  # the run has exited: what it wrote before is all in the pipe
+                while not ended and self._read_answers(received):
+                    for frame in self._answers_in(received, result_bytes):
+                        if not ended:
+                            answer(frame)
+                status, parts = self._receive(0.0)
+                if not ended:
+                    self._send({"kind": "end"}, [])
+                return _outcome(status, parts)
+
+    def _read_answers(self, received: bytearray) -> bool:
+        """One read of what the run wrote (a run that writes without end cannot hold the judge in a
+        loop here); False when there was nothing to read."""
+        try:
+            chunk = os.read(self._answers, 1 << 20)
+        except BlockingIOError:
+            return False
+        received += chunk
+        return bool(chunk)
+
+    @staticmethod
+    def _answers_in(received: bytearray, limit: int) -> list[bytes]:
+        """The complete answer frames at the front of `received`; one over the limit becomes an
+        invalid answer and the rest of the stream is dropped, so what is kept stays under a frame."""
+        try:
+            return wire.cut_frames(received, limit)
+        except ValueError:
+            size = int.from_bytes(received[:4], "big")
+            received.clear()
+            return [json.dumps({"status": "invalid",
+                                "message": f"a step's answer of {size} bytes is over the limit"}).encode() + b"\n"]
+
+    def _write_rows(self, pending: bytearray) -> None:
+        try:
+            del pending[:os.write(self._rows, pending)]
+        except BlockingIOError:
+            pass
+
+    def _close_step_pipes(self) -> None:
+        for fd in (self._rows, self._answers):
+            if fd >= 0:
+                os.close(fd)
+        self._rows = self._answers = -1
 
     def _send(self, header: dict, blobs: list[bytes]) -> None:
         if self.proc is None:
@@ -356,6 +430,7 @@ class Sandbox:
         return f"the fork server stopped ({what}){': ' + tail if tail else ''}"
 
     def close(self) -> None:
+        self._close_step_pipes()
         proc, self.proc = self.proc, None
         if proc is None:
             return

@@ -87,7 +87,7 @@ class Runner:
 
     def interact(self, source: bytes, method: str, args: list, code, step_in: int, step_out: int) -> None:
         """An interactive run: Solution(*args) once, then one call of `method` per row received on
-        step_in, each answer written to step_out as a frame, until the judge closes step_in."""
+        step_in, each answer written to step_out as a frame, until the judge's empty frame."""
         cls = self.load(source, method, code)
         try:
             bound = getattr(cls(*args), method)
@@ -99,6 +99,8 @@ class Runner:
             try:
                 row = self.read_frame(step_in, 1 << 24)
             except EOFError:
+                row = b""
+            if not row:  # the judge wants no more steps
                 self.finish({"status": "ok", "steps": step})
             x = self.frombuffer(row, dtype=self.float64).tolist()
             try:

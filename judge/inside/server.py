@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
 
-import relay  # noqa: E402
+import interactive  # noqa: E402
 import walls  # noqa: E402
 import wire  # noqa: E402
 from runner import Runner, compile_only  # noqa: E402
@@ -79,7 +79,7 @@ def main() -> None:
                 result, code = _compiled(result)
             wire.send(proto_out, dict(status, event="final"), [result, output])
             if kind == "interact" and not status["judge_ended"]:
-                relay.await_end(proto_in)
+                interactive.await_end(proto_in)
         else:
             return
 
@@ -115,24 +115,21 @@ def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int,
     result_fd = os.memfd_create("result")
     output_fd = os.memfd_create("output")
     base_r, base_w = os.pipe()
-    steps = os.pipe() + os.pipe() if task["kind"] == "interact" else ()  # (in_r, in_w, out_r, out_w)
+    steps = config.get("step_fds", ()) if task["kind"] == "interact" else ()  # (rows in, answers out)
+    if steps:
+        wire.drain(steps[0])  # rows sent to an earlier run that had died
     start = time.monotonic()
     pid = os.fork()
     if pid == 0:  # the child never returns from here
         os.close(base_r)
         if steps:
-            os.close(steps[1])
-            os.close(steps[2])
-            task = dict(task, step_in=steps[0], step_out=steps[3])
+            task = dict(task, step_in=steps[0], step_out=steps[1])
         _child(task, limits, config, bpf, result_fd, output_fd, base_w, protocol)
     os.close(base_w)
     base_rss_kb, setup_error = _read_setup(base_r)
     judge_ended = False
     if steps:
-        os.close(steps[0])
-        os.close(steps[3])
-        timed_out, judge_ended = relay.relay(pid, time.monotonic() + limits["wall_ms"] / 1000, steps[1], steps[2],
-                                        protocol, limits["result_bytes"])
+        timed_out, judge_ended = interactive.supervise(pid, time.monotonic() + limits["wall_ms"] / 1000, protocol[0])
     else:
         timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
     _, wait_status, usage = os.wait4(pid, 0)

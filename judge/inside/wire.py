@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import struct
 
 MAX_FRAME = 256 << 20
@@ -38,6 +39,29 @@ def _read_exact(fd: int, n: int) -> bytes:
         parts.append(chunk)
         got += len(chunk)
     return b"".join(parts)
+
+
+def drain(fd: int) -> None:
+    """Discard what is waiting in a pipe (a step pipe's leftovers from an earlier run), without
+    blocking and without changing the descriptor's flags, which its other holders share."""
+    while select.select([fd], [], [], 0)[0]:
+        if not os.read(fd, 1 << 16):
+            return
+
+
+def cut_frames(buffer: bytearray, limit: int) -> list[bytes]:
+    """The complete frames at the front of `buffer` (removed from it), for a stream read without
+    blocking; ValueError when the next frame announces more than `limit` bytes."""
+    frames = []
+    while len(buffer) >= 4:
+        size = struct.unpack(">I", buffer[:4])[0]
+        if size > limit:
+            raise ValueError(f"a frame of {size} bytes is over the limit")
+        if len(buffer) < 4 + size:
+            break
+        frames.append(bytes(buffer[4:4 + size]))
+        del buffer[:4 + size]
+    return frames
 
 
 def send(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
