@@ -208,3 +208,30 @@ def test_practice_run_shows_the_answered_steps_beside_the_reference(setter, tmp_
     assert f"-m judge run {wrong} --problem {package}\n" in shown
     assert "  your run answered steps 0-1 of 0-2 (a wrong step ends it)\n" in shown
     assert "  rows 0-1, columns 0-1 of (2, 2); 2 element(s) differ, marked *\n" in shown
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_thread_flooding_the_answers_cannot_hold_the_judge(setter, tmp_path, mode):
+    """Frames written without end, from a thread, while the steps go on: each test still ends at
+    its first wrong step, and the next test starts clean (--all)."""
+    code, report = judge(setter, tmp_path, PIPES + """
+    import json, struct, threading
+    class Solution:
+        def __init__(self, w, b):
+            frame = json.dumps({"status": "ok", "shape": [len(w)], "type": "list"}).encode() + b"\\n"
+            frame += bytes(8 * len(w))
+
+            def flood():
+                while True:
+                    for fd in pipes(os.O_WRONLY):
+                        try:
+                            os.write(fd, struct.pack(">I", len(frame)) + frame)
+                        except OSError:
+                            pass
+            threading.Thread(target=flood, daemon=True).start()
+
+        def step(self, x):
+            return x
+    """, "--all", mode=mode)
+    assert report["verdict"] == "WA" and report["total"] == 6
+    assert all(t["verdict"] == "WA" and t["step"] is not None for t in report["tests"]), report["tests"]
