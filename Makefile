@@ -10,14 +10,14 @@ ALL    ?=
 JSON   ?=
 JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
-.PHONY: all judge test testcases verify bench clean start problems history
+.PHONY: all judge test testcases verify bench clean start problems history serve
 
 all: test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,web]'
 	touch $(STAMP)
 
 ## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;
@@ -52,6 +52,10 @@ testcases: $(STAMP)
 ## make verify: prove every problem package with the bundled submissions.
 verify: $(STAMP)
 	$(PY) -m testcases.verify
+
+## make serve [PORT=8000] [HOST=127.0.0.1]: the practice web page; open the URL it prints.
+serve: $(STAMP)
+	@$(PY) -m judge serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
 ## make bench: judge overhead against the floor, measured side by side.
 bench: $(STAMP)

@@ -86,19 +86,17 @@ def _list(args: argparse.Namespace) -> int:
     problems = all_problems()
     titles = {p.slug: " / ".join([p.title, *p.titles.values()]) for p in problems}
     width = max([_width(t) for t in titles.values()] + [5])
-    header = (f"{'id':<7} {'slug':<6} {_pad('title', width)} {'difficulty':>10}  {'status':<7} {'attempts':>8} "
+    slug_width = max([len(p.slug) for p in problems] + [4])
+    header = (f"{'id':<7} {'slug':<{slug_width}} {_pad('title', width)} {'difficulty':>10}  {'status':<7} {'attempts':>8} "
               f"{'best on largest':>15}  last verdict")
     print(header)
     print("-" * _width(header))
     for problem in problems:
-        mine = [j for j in past if j.problem == problem.slug and j.kind == "submit"]
-        solved = any(j.verdict == "AC" for j in mine)
-        status = "solved" if solved else "tried" if mine else "new"
-        times = [j.largest_ms for j in mine if j.verdict == "AC" and j.largest_ms is not None]
-        best = f"{min(times):.0f} ms" if times else "-"
+        mine = history.standing(problem.slug, past)
+        best = f"{mine['best_ms']:.0f} ms" if mine["best_ms"] is not None else "-"
         difficulty = str(problem.difficulty) if problem.difficulty else "-"
-        print(f"{problem.id:<7} {problem.slug:<6} {_pad(titles[problem.slug], width)} {difficulty:>10}  {status:<7} "
-              f"{len(mine):>8} {best:>15}  {mine[-1].verdict if mine else '-'}")
+        print(f"{problem.id:<7} {problem.slug:<{slug_width}} {_pad(titles[problem.slug], width)} {difficulty:>10}  "
+              f"{mine['status']:<7} {mine['attempts']:>8} {best:>15}  {mine['last_verdict'] or '-'}")
     return 0
 
 

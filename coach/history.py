@@ -123,3 +123,18 @@ def judgings(problem: str | None = None, path: Path | None = None) -> list[Judgi
     finally:
         connection.close()
     return [Judging(*row) for row in rows]
+
+
+def standing(slug: str, past: list[Judging]) -> dict:
+    """One problem as the problem list shows it: new, tried or solved, from the submissions only
+    (runs of the sample are not attempts)."""
+    mine = [j for j in past if j.problem == slug and j.kind == "submit"]
+    accepted = [j for j in mine if j.verdict == "AC"]
+    times = [j.largest_ms for j in accepted if j.largest_ms is not None]
+    return {
+        "status": "solved" if accepted else "tried" if mine else "new",
+        "attempts": len(mine),
+        "accepted": len(accepted),
+        "best_ms": min(times) if times else None,
+        "last_verdict": mine[-1].verdict if mine else None,
+    }

@@ -1,6 +1,6 @@
-"""The program's entry point, above every layer: practice commands (start, list, history, run,
-editorial, stress) go to the practice layer, everything else to the judge, whose judgings of a user's
-file the practice layer enriches (hints, speed) and records."""
+"""The program's entry point, above every layer: `serve` starts the web page, practice commands
+(start, list, history, run, editorial, stress) go to the practice layer, everything else to the
+judge, whose judgings of a user's file the practice layer enriches (hints, speed) and records."""
 
 import os
 import sys
@@ -13,6 +13,10 @@ from judge.cli import main
 def _entry() -> int:
     if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
         return practise(sys.argv[1:])
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":  # the web page, above the practice layer
+        from web.cli import main as serve
+
+        return serve(sys.argv[2:])
 
     return main(on_report=record_report, enrich=enrich)
 

@@ -39,6 +39,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "the problem whose method the Solution defines")
     parser.add_argument("--all", action="store_true", help="run every test instead of stopping at the first failure")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
+    parser.add_argument("--progress", action="store_true",
+                        help="with --json: first one JSON line per test as it is judged ({\"event\": \"test\", ...}), "
+                             "and the text report in the last object's \"text\"")
     parser.add_argument("--tests", nargs="+", action="extend", metavar="PATTERN",
                         help="only these tests: names, numbers (4 or 004) or globs like '*edge*'; several "
                         "patterns, comma-separated or not, add up")
@@ -84,16 +87,28 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
     problem = load(args.problem) if args.problem else None
-    report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None)
+    if args.progress and not args.json:
+        raise UsageError("--progress goes with --json: its lines are JSON objects")
+    on_test = _progress if args.progress else None
+    report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None,
+                        on_test=on_test)
     if enrich is not None:
         enrich(report, args.hint)
     elif args.hint:
         raise UsageError("--hint needs the practice layer: run python -m judge")
-    _print(report, args.json)
+    if args.progress:
+        print(render.to_json(report, with_text=True))
+    else:
+        _print(report, args.json)
     sys.stdout.flush()
     if on_report is not None:
         on_report(report, path)
     return 0 if report.verdict == "AC" else 1
+
+
+def _progress(report, result) -> None:
+    print(json.dumps({"event": "test", "index": len(report.tests), "total": report.total,
+                      **render.test_json(result)}), flush=True)
 
 
 def _print(report, as_json: bool) -> None:

@@ -109,14 +109,16 @@ def _matches(name: str, pattern: str) -> bool:
 
 def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
                time_limit_ms: int | None = None, patterns: list[str] | None = None,
-               cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False) -> Report:
+               cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
+               on_test: Callable[[Report, TestResult], None] | None = None) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
     `time_limit_ms` overrides problem.toml's limit: verification measures how far past the
     limit a slow solution goes, which a run cut off at the limit cannot show.
     `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
-    and `keep_output` keeps each run's returned array on its TestResult.
+    and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
+    is told of each test as soon as it is judged (the web page shows verdicts as they come).
     Raises ProblemError when the problem cannot be told or no test matches, and
     SandboxUnavailable when no sandbox with every wall can be had here.
     """
@@ -151,6 +153,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         for case in todo:
             result = session.run_test(problem, case, limits, keep_output)
             report.tests.append(result)
+            if on_test is not None:
+                on_test(report, result)
             if result.verdict != "AC":
                 if report.verdict == "AC":
                     report.verdict = result.verdict

@@ -30,7 +30,24 @@ def shown(text: str, lines: bool = False) -> str:
     return "".join(out)
 
 
-def to_json(report: Report) -> str:
+def test_json(t) -> dict:
+    """One test's result as --json and the progress lines carry it."""
+    return {
+        "name": t.name,
+        "verdict": t.verdict,
+        "time_ms": t.time_ms,
+        "user_ms": t.user_ms,
+        "memory_mb": t.memory_mb,
+        "max_abs_err": t.max_abs_err,
+        "max_rel_err": t.max_rel_err,
+        "message": t.message,
+        **({"step": t.step} if t.step is not None else {}),
+    }
+
+
+def to_json(report: Report, with_text: bool = False) -> str:
+    """The report as one JSON object; `with_text` adds the text report (first failure, traceback,
+    captured output), for a reader that shows what the terminal shows."""
     return json.dumps({
         "problem": report.problem.slug if report.problem else None,
         "submission": report.submission,
@@ -41,20 +58,8 @@ def to_json(report: Report) -> str:
         "message": report.message,
         **({"hint": {k: v for k, v in report.hint.items() if k != "text"}} if report.hint else {}),
         **({"speed": report.speed} if report.speed else {}),
-        "tests": [
-            {
-                "name": t.name,
-                "verdict": t.verdict,
-                "time_ms": t.time_ms,
-                "user_ms": t.user_ms,
-                "memory_mb": t.memory_mb,
-                "max_abs_err": t.max_abs_err,
-                "max_rel_err": t.max_rel_err,
-                "message": t.message,
-                **({"step": t.step} if t.step is not None else {}),
-            }
-            for t in report.tests
-        ],
+        "tests": [test_json(t) for t in report.tests],
+        **({"text": to_text(report)} if with_text else {}),
     })
 
 

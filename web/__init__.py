@@ -1,0 +1,1 @@
+"""The local web page (`make serve`): the practice layer in a browser, with no judging of its own."""

@@ -1,0 +1,35 @@
+"""`python -m judge serve` (`make serve`): the web page on this machine, as Jupyter serves one."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m judge serve",
+                                     description="Serve the practice web page on this machine.")
+    parser.add_argument("--port", type=int, default=8000, help="default: 8000")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="default: 127.0.0.1 (this machine only); another address lets others run code here")
+    parser.add_argument("--token", help="the access token (default: a new random one)")
+    args = parser.parse_args(argv)
+    try:
+        import uvicorn
+
+        from web.app import create_app
+    except ImportError as exc:
+        print(f"error: the web page needs {exc.name}: run make serve, which installs it", file=sys.stderr)
+        return 2
+    token = args.token or secrets.token_urlsafe(24)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: serving on {args.host}: anyone who can reach it and has the token can run code on "
+              "this machine", file=sys.stderr)
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"http://{shown_host}:{args.port}/?token={token}", flush=True)
+    try:
+        uvicorn.run(create_app(token), host=args.host, port=args.port, log_level="warning")
+    except KeyboardInterrupt:
+        pass
+    return 0
