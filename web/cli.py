@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
@@ -14,6 +15,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--host", default="127.0.0.1",
                         help="default: 127.0.0.1 (this machine only); another address lets others run code here")
     parser.add_argument("--token", help="the access token (default: a new random one)")
+    parser.add_argument("--practice", type=Path, default=Path("practice"),
+                        help="the folder of your files, shared with the terminal (default: practice/)")
     args = parser.parse_args(argv)
     try:
         import uvicorn
@@ -29,7 +32,7 @@ def main(argv: list[str]) -> int:
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"http://{shown_host}:{args.port}/?token={token}", flush=True)
     try:
-        uvicorn.run(create_app(token), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(create_app(token, practice=args.practice), host=args.host, port=args.port, log_level="warning")
     except KeyboardInterrupt:
         pass
     return 0

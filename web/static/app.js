@@ -124,7 +124,7 @@ function testRow(t) {
 async function submit(hint) {
   showPane("result");
   try { await save(); } catch (e) { return; }
-  $("result").innerHTML = `<p class="muted">${hint ? "judging for a hint" : "judging"}… verdicts appear as tests finish</p>` +
+  $("result").innerHTML = `<p class="muted" id="progress">${hint ? "judging for a hint" : "judging"}… verdicts appear as tests finish</p>` +
     `<table class="tests"><thead><tr><th>#</th><th>test</th><th>verdict</th><th>time</th><th>memory</th><th>message</th></tr></thead><tbody id="rows"></tbody></table>`;
   const path = hint ? api(`hint?level=${hintLevel}`) : api("submit");
   let body;
@@ -132,6 +132,7 @@ async function submit(hint) {
   follow(body.job, (t) => $("rows").insertAdjacentHTML("beforeend", testRow(t)), (done) => {
     const r = done.report;
     const summary = `<p id="verdict" class="summary">${verdictBadge(r.verdict)} ${r.passed}/${r.total} tests passed</p>`;
+    $("progress").remove();
     $("result").insertAdjacentHTML("afterbegin", summary);
     $("result").insertAdjacentHTML("beforeend", `<pre class="report">${esc(r.text || r.message || "")}</pre>`);
     if (hint && hintLevel < 2) { hintLevel = 2; $("hint").textContent = "Hint (level 2)"; }
