@@ -62,7 +62,7 @@ def judged(client, slug: str, action: str, source: str | None = None, **kwargs) 
 
 def test_every_request_needs_the_token(practice):
     with TestClient(create_app(TOKEN, practice=practice), base_url=HERE) as client:
-        for path in ("/", "/problem/gqa", "/api/problems", "/api/problems/gqa/statement"):
+        for path in ("/", "/problem/gqa", "/api/problems", "/api/problems/gqa/statement", "/static/app.js"):
             refused = client.get(path)
             assert refused.status_code == 403 and "token" in refused.json()["error"], path
         assert client.get("/?token=wrong").status_code == 403
@@ -70,6 +70,7 @@ def test_every_request_needs_the_token(practice):
         assert first.status_code == 200 and "judge_token=" in first.headers["set-cookie"]
         assert "HttpOnly" in first.headers["set-cookie"] and "SameSite=strict" in first.headers["set-cookie"]
         assert client.get("/api/problems").status_code == 200  # the cookie from now on
+        assert client.get("/static/vendor/katex/katex.min.js").status_code == 200
 
 
 def test_the_list_shows_every_problem_with_the_users_standing(client):

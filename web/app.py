@@ -249,7 +249,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         Route("/api/problems/{slug}/editorial", guarded(api_editorial)),
         Route("/api/jobs/{job}/events", guarded(api_events)),
         Route("/api/jobs/{job}/cancel", guarded(api_cancel, changes=True), methods=["POST"]),
-        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Mount("/static", _Guarded(StaticFiles(directory=HERE / "static"), check_token), name="static"),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -259,6 +259,21 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.jobs = jobs
     return app
+
+
+class _Guarded:
+    """The static files behind the token too: every request needs it, as the rest of the server."""
+
+    def __init__(self, app, check) -> None:
+        self.app, self.check = app, check
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            self.check(Request(scope))
+        except Refused as exc:
+            await JSONResponse({"error": str(exc)}, status_code=exc.status)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def _existing(path: Path) -> Path:
