@@ -188,3 +188,19 @@ def test_the_editorial_is_gated_until_an_ac(client):
     assert not closed["open"] and "not solved yet" in closed["text"]
     forced = client.get("/api/problems/gqa/editorial?force=1").json()
     assert forced["open"] and "==== solutions/gqa/accepted/" in forced["text"]
+
+
+def test_serve_on_a_busy_port_is_one_line():
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "judge", "serve", "--port", str(port)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"error: cannot serve on 127.0.0.1:{port}: Address already in use "
+                           "(choose another with --port)\n")

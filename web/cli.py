@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import socket
 import sys
 from pathlib import Path
 
@@ -24,6 +25,14 @@ def main(argv: list[str]) -> int:
         from web.app import create_app
     except ImportError as exc:
         print(f"error: the web page needs {exc.name}: run make serve, which installs it", file=sys.stderr)
+        return 2
+    try:  # say so in one line, before printing a URL that would not work
+        with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror} (choose another with --port)",
+              file=sys.stderr)
         return 2
     token = args.token or secrets.token_urlsafe(24)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
