@@ -437,3 +437,16 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, out, err) == (130, "", "interrupted\n")
     assert not workers(sub)
+
+
+def test_progress_lines_come_before_the_report():
+    """--json --progress: a line per test as it is judged (the web page streams them), then the report."""
+    cmd = [sys.executable, "-m", "judge", str(GQA / "reference.py"), "--problem", "gqa", "--json", "--progress",
+           "--tests", "001", "002"]
+    lines = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120).stdout.splitlines()
+    first, second, report = (json.loads(line) for line in lines)
+    assert [(e["event"], e["index"], e["total"], e["name"], e["verdict"]) for e in (first, second)] == [
+        ("test", 1, 2, "001-sample", "AC"), ("test", 2, 2, "002-edge", "AC")]
+    assert report["verdict"] == "AC" and report["text"].startswith("Problem     gqa (P4497)")
+    alone = subprocess.run(cmd[:-5] + ["--progress"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert (alone.returncode, alone.stderr) == (2, "error: --progress goes with --json: its lines are JSON objects\n")

@@ -173,6 +173,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
                     json.dump({"input": given}, f)
                 job.argv += ["--input", f.name]
                 job.cleanup.append(Path(f.name))
+                job.aliases[f.name] = "your input"
         return JSONResponse({"job": jobs.submit(job).id})
 
     async def api_submit(request: Request) -> Response:

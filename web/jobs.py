@@ -34,6 +34,7 @@ class Job:
     process: subprocess.Popen | None = None
     changed: threading.Condition = field(default_factory=threading.Condition)
     cleanup: list[Path] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)  # a temporary path -> what the user calls it
 
     def add(self, event: dict) -> None:
         with self.changed:
@@ -124,7 +125,10 @@ class JobQueue:
             else:
                 job.state = "done"
                 if isinstance(last, dict) and "error" in last:
-                    job.events.append({"event": "error", "message": str(last["error"])})
+                    message = str(last["error"])
+                    for path, name in job.aliases.items():
+                        message = message.replace(path, name)
+                    job.events.append({"event": "error", "message": message})
                 elif isinstance(last, dict):
                     job.events.append({"event": "done", "exit": code, "report": last})
                 else:
