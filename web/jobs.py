@@ -94,9 +94,15 @@ class JobQueue:
                 if job.state != "queued":
                     continue
                 job.state = "running"
-                job.process = subprocess.Popen(job.argv, cwd=job.cwd, stdout=subprocess.PIPE,
-                                               stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                                               errors="replace", env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                try:
+                    job.process = subprocess.Popen(job.argv, cwd=job.cwd, stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                                                   errors="replace", env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                except OSError as exc:  # the worker lives on; the page is told
+                    job.state = "done"
+                    job.events.append({"event": "error", "message": f"the judge could not start: {exc}"})
+                    job.changed.notify_all()
+                    continue
             try:
                 self._follow(job)
             finally:
