@@ -102,6 +102,8 @@ class JobQueue:
                     job.state = "done"
                     job.events.append({"event": "error", "message": f"the judge could not start: {exc}"})
                     job.changed.notify_all()
+                    for path in job.cleanup:
+                        path.unlink(missing_ok=True)
                     continue
             try:
                 self._follow(job)
