@@ -41,6 +41,7 @@ VERDICT_NAMES = {
 WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
+RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
 COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
 
@@ -281,7 +282,7 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
         return _judge_interactive(sandbox, problem, case, limits, source_lines, keep_output)
     expected = np.asarray(case.expected, dtype=np.float64)
     args = [case.input[name] for name in problem.arg_names]
-    result_bytes = expected.size * 8 + 4096
+    result_bytes = expected.size * 8 + RESULT_HEADER_BYTES
     outcome = sandbox.run(problem.method, args, limits, result_bytes)
     result = _result(case, problem, outcome)
     report = parse_report(outcome.result)
@@ -326,7 +327,8 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, case: TestCase, limit
         return check.ok
 
     args = [case.input[name] for name in problem.constructor]
-    outcome = sandbox.interact(problem.method, args, rows, limits, int(expected[0].size) * 8 + 4096, on_step)
+    answer_bytes = int(expected[0].size) * 8 + RESULT_HEADER_BYTES
+    outcome = sandbox.interact(problem.method, args, rows, limits, answer_bytes, on_step)
     if outcome.judge_ended and outcome.signal == signal.SIGKILL:  # killed for lingering after its last step
         outcome = replace(outcome, signal=None)
     result = _result(case, problem, outcome)

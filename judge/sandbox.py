@@ -336,8 +336,8 @@ class Sandbox:
             ready, writable, _ = select.select([self._answers, server] if not ended else [server],
                                                [self._rows] if pending else [], [], max(remaining, 0.0))
             if not ready and not writable and remaining <= 0:
-                raise SandboxLost(f"no answer from the fork server within {limits.wall_ms / 1000 + REPLY_GRACE_S:.0f} s",
-                                  timed_out=True)
+                waited = limits.wall_ms / 1000 + REPLY_GRACE_S
+                raise SandboxLost(f"no answer from the fork server within {waited:.0f} s", timed_out=True)
             if writable:
                 self._write_rows(pending)
             if self._answers in ready:

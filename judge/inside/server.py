@@ -127,11 +127,7 @@ def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int,
         _child(task, limits, config, bpf, result_fd, output_fd, base_w, protocol)
     os.close(base_w)
     base_rss_kb, setup_error = _read_setup(base_r)
-    judge_ended = False
-    if steps:
-        timed_out, judge_ended = interactive.supervise(pid, time.monotonic() + limits["wall_ms"] / 1000, protocol[0])
-    else:
-        timed_out = _wait_until_exit(pid, limits["wall_ms"] / 1000)
+    timed_out, judge_ended = _wait_until_exit(pid, limits["wall_ms"] / 1000, protocol[0] if steps else None)
     _, wait_status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - start) * 1000
     result = os.pread(result_fd, limits["result_bytes"], 0)
@@ -191,26 +187,34 @@ def _read_setup(fd: int) -> tuple[int, str | None]:
     return 0, data[1:].decode(errors="replace") or "the child ended while putting up its walls"
 
 
-def _wait_until_exit(pid: int, wall_s: float) -> bool:
-    """Wait for the child, killing it at the wall-clock limit (it may sleep or stop itself)."""
+def _wait_until_exit(pid: int, wall_s: float, end_fd: int | None = None) -> tuple[bool, bool]:
+    """Wait for the child, killing it at the wall-clock limit (it may sleep or stop itself). With
+    `end_fd` (an interactive run), the judge's `end` read there leaves the child a short grace to
+    see its end frame and exit, then it is killed too. Returns (timed out, the judge ended it)."""
     deadline = time.monotonic() + wall_s
+    ended_at = None
     try:
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pidfd = None
     try:
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            now = time.monotonic()
+            limit = deadline if ended_at is None else min(deadline, ended_at + interactive.ENDED_GRACE_S)
+            if now >= limit:
                 os.kill(pid, signal.SIGKILL)
-                return True
+                return ended_at is None, ended_at is not None
+            watched = [end_fd] if end_fd is not None and ended_at is None else []
             if pidfd is not None:
-                if select.select([pidfd], [], [], remaining)[0]:
-                    return False
+                ready = select.select([pidfd, *watched], [], [], limit - now)[0]
+                if pidfd in ready:
+                    return False, ended_at is not None
             elif os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                return False  # exited; WNOWAIT leaves it for wait4, which reads its usage
+                return False, ended_at is not None  # exited; WNOWAIT leaves it for wait4, which reads its usage
             else:
-                time.sleep(min(0.005, remaining))
+                ready = select.select(watched, [], [], min(0.005, limit - now))[0]
+            if watched and end_fd in ready and interactive.is_end(end_fd, pid):
+                ended_at = time.monotonic()
     finally:
         if pidfd is not None:
             os.close(pidfd)
