@@ -3,3 +3,5 @@
 It sits above the judge and the problems (it calls them, they never call it); the program's
 entry point, judge/__main__.py, routes the practice commands here.
 """
+
+COMMANDS = ("start", "list", "history", "run", "editorial", "stress")  # routed here by judge/__main__.py

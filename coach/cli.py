@@ -1,4 +1,4 @@
-"""`python -m judge start | list | history`, and the recording of every judging of a user's file."""
+"""`python -m judge start | list | history | run | editorial | stress`: the practice commands."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from coach import history
-from coach.hints import hint
+from coach.record import record_report
 from coach.run import run_file, side_by_side
-from coach.speed import speed
 from coach.stress import stress
 from coach.starter import write_starter
 from judge import report as render
@@ -23,7 +22,6 @@ from judge.sandbox import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
 
-COMMANDS = ("start", "list", "history", "run", "editorial", "stress")
 PRACTICE = Path("practice")  # the user's own files (gitignored)
 
 
@@ -205,26 +203,3 @@ def _stress(args: argparse.Namespace) -> int:
     print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} "
           f"--problem {render.problem_arg(problem)} --input {shown(saved)}")
     return 1
-
-
-def enrich(report: Report, hint_level: int | None) -> None:
-    """Before a judging is printed: a hint on WA when asked, the reference's speed on AC. Neither
-    may cost the verdict: a hint that cannot be had says why."""
-    if hint_level and report.verdict == "WA":
-        try:
-            report.hint = hint(report, hint_level)
-        except (ProblemError, OSError, SandboxUnavailable) as exc:
-            report.hint = {"level": hint_level, "step": None, "matches": None, "text": f"no hint could be had ({exc})"}
-    if report.verdict == "AC":
-        report.speed = speed(report)
-
-
-def record_report(report: Report, path: Path, kind: str = "submit") -> None:
-    """Keep a judging of the user's file in the history; a failure there costs one line, never
-    the verdict (which has been printed already)."""
-    if report.problem is None:
-        return
-    try:
-        history.record(history.judging_of(report, kind))
-    except (OSError, history.HistoryError) as exc:
-        print(f"note: the history could not be written ({exc}); the verdict above stands", file=sys.stderr)

@@ -1,24 +1,38 @@
 """The program's entry point, above every layer: `serve` starts the web page, practice commands
 (start, list, history, run, editorial, stress) go to the practice layer, everything else to the
-judge, whose judgings of a user's file the practice layer enriches (hints, speed) and records."""
+judge, whose judgings of a user's file the practice layer enriches (hints, speed) and records.
+Each route imports only what it needs: the judge's start-up time is part of every verdict."""
 
 import os
 import sys
 
-from coach.cli import COMMANDS, enrich, record_report
-from coach.cli import main as practise
-from judge.cli import main
+from coach import COMMANDS
 
 
 def _entry() -> int:
     if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
+        from coach.cli import main as practise
+
         return practise(sys.argv[1:])
     if len(sys.argv) > 1 and sys.argv[1] == "serve":  # the web page, above the practice layer
         from web.cli import main as serve
 
         return serve(sys.argv[2:])
+    from judge.cli import main
 
-    return main(on_report=record_report, enrich=enrich)
+    return main(on_report=_record, enrich=_enrich)
+
+
+def _enrich(report, hint_level):  # the practice layer is imported once a judging is done: the judge's
+    from coach.record import enrich  # sandbox boots while numpy loads, not after the practice layer
+
+    enrich(report, hint_level)
+
+
+def _record(report, path):
+    from coach.record import record_report
+
+    record_report(report, path)
 
 
 try:

@@ -13,11 +13,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge import report as render
-from judge.bundled import bundled
-from judge.judging import judge_file, select_tests
-from judge.sandbox import SandboxUnavailable
+from judge.sandbox import SandboxUnavailable, submission_sandbox
 from problems import Problem, ProblemError, all_problems, load
+
+# The judging modules (numpy among them, ~0.1 s to import) are imported where they are used: a
+# single judging launches its sandbox first, which then boots while they load.
 
 
 class UsageError(Exception):
@@ -89,9 +89,17 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
     problem = load(args.problem) if args.problem else None
     if args.progress and not args.json:
         raise UsageError("--progress goes with --json: its lines are JSON objects")
+    sandbox = submission_sandbox(path)
+    sandbox.launch()
+    try:
+        from judge import report as render
+        from judge.judging import judge_file
+    except BaseException:
+        sandbox.close()
+        raise
     on_test = _progress if args.progress else None
     report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None,
-                        on_test=on_test)
+                        on_test=on_test, sandbox=sandbox)
     if enrich is not None:
         enrich(report, args.hint)
     elif args.hint:
@@ -107,11 +115,15 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
 
 
 def _progress(report, result) -> None:
+    from judge import report as render
+
     print(json.dumps({"event": "test", "index": len(report.tests), "total": report.total,
                       **render.test_json(result)}), flush=True)
 
 
 def _print(report, as_json: bool) -> None:
+    from judge import report as render
+
     if as_json:
         print(render.to_json(report))
     else:
@@ -121,6 +133,10 @@ def _print(report, as_json: bool) -> None:
 def _bundled(args: argparse.Namespace) -> int:
     """Every bundled submission, judged as a user's file is, as many at once as there are cores;
     rows are printed in order as soon as they are known."""
+    from judge import report as render
+    from judge.bundled import bundled
+    from judge.judging import judge_file, select_tests
+
     problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()
     colour = sys.stdout.isatty()
     jobs = [(problem, entry, select_tests(problem, None)) for problem in problems for entry in bundled(problem)]

@@ -24,9 +24,8 @@ from judge.checker import compare
 from judge.detect import detect_problem
 from judge.result import parse_report, returned_array, text
 from judge.sandbox import (FILE_LIMIT_BYTES, Limits, RunOutcome, Sandbox, SandboxError, SandboxLost,
-                           SandboxUnavailable, run_label)
+                           SandboxUnavailable, encode_args, submission_sandbox)
 from problems import Problem, ProblemError, TestCase, read_test
-from problems.package import ROOT as PROBLEMS_ROOT
 
 VERDICT_NAMES = {
     "AC": "Accepted",
@@ -111,7 +110,7 @@ def _matches(name: str, pattern: str) -> bool:
 def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
                time_limit_ms: int | None = None, patterns: list[str] | None = None,
                cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
-               on_test: Callable[[Report, TestResult], None] | None = None) -> Report:
+               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
@@ -120,24 +119,33 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
     and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
     is told of each test as soon as it is judged (the web page shows verdicts as they come).
+    `sandbox`: one launched already by `submission_sandbox(path)` (the command line launches it
+    before it imports numpy, so the two start together); closed here in any case.
     Raises ProblemError when the problem cannot be told or no test matches, and
     SandboxUnavailable when no sandbox with every wall can be had here.
     """
-    def make_cases(problem: Problem) -> list[TestCase]:
+    def make_cases(problem: Problem) -> _Cases:
         if cases is not None:
-            return cases(problem)
-        return [read_test(problem, t) for t in (tests if tests is not None else select_tests(problem, patterns))]
+            return _Cases(problem, ready=cases(problem))
+        return _Cases(problem, tests if tests is not None else select_tests(problem, patterns))
 
     report = Report(problem, str(path), "AC", 0)
-    source = _read_source(path, report)
+    try:
+        source = _read_source(path, report)
+    except BaseException:
+        if sandbox is not None:
+            sandbox.close()
+        raise
     if source is None:
+        if sandbox is not None:
+            sandbox.close()
         return report
     report.source_sha256 = hashlib.sha256(source).hexdigest()
-    session = _Session(path, source)
+    session = _Session(path, source, sandbox)
     try:
-        session.launch()  # the sandbox boots while the tests are read
-        todo = make_cases(problem) if problem is not None else []
+        todo = make_cases(problem) if problem is not None else _Cases(None, [])
         report.total = len(todo)
+        session.launch(todo.read_ahead)  # the tests are read while the sandbox boots, compiles, runs
         methods = session.start(report)
         if report.verdict != "AC":
             return report
@@ -146,13 +154,14 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
             if problem is None:
                 raise ProblemError(f"{path}: cannot tell the problem: {reason}")
             todo = make_cases(problem)
+            session.set_idle(todo.read_ahead)
             report.problem, report.total = problem, len(todo)
         cpu_ms = time_limit_ms or problem.time_limit_ms
         limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
         if not session.check(problem, limits, report):
             return report
-        for case in todo:
-            result = session.run_test(problem, case, limits, keep_output)
+        for test in todo:
+            result = session.run_test(problem, test, limits, keep_output)
             report.tests.append(result)
             if on_test is not None:
                 on_test(report, result)
@@ -172,6 +181,57 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     return report
 
 
+class _Cases:
+    """A judging's tests in order, each read (and its arrays encoded) once, as late as the judge
+    needs it or earlier, whenever the judge would otherwise wait for the sandbox: reading 3 MiB
+    of JSON then costs no time of its own (issue 8's speed)."""
+
+    def __init__(self, problem: Problem | None, paths: list[Path] = (), ready: list[TestCase] = ()):
+        self.problem = problem
+        self.paths = list(paths)
+        self.prepared: list[_Prepared] = []
+        self.pending = list(ready)
+
+    def __len__(self) -> int:
+        return len(self.paths) + len(self.pending) + len(self.prepared)
+
+    def read_ahead(self) -> bool:
+        """Read and encode the next test not yet read; False when there is none left."""
+        if self.pending:
+            case = self.pending.pop(0)
+        elif self.paths:
+            case = read_test(self.problem, self.paths.pop(0))
+        else:
+            return False
+        self.prepared.append(_Prepared.of(self.problem, case))
+        return True
+
+    def __iter__(self):
+        index = 0
+        while index < len(self.prepared) or self.read_ahead():
+            yield self.prepared[index]
+            index += 1
+
+
+@dataclass
+class _Prepared:
+    """A test as the wire carries it: its arguments encoded, its expected output as an array."""
+
+    case: TestCase
+    specs: list[dict]  # the arguments of the method (interactive: of the constructor)
+    blobs: list[bytes]
+    expected: np.ndarray
+    rows: np.ndarray | None  # interactive: the stream, one row per step
+
+    @classmethod
+    def of(cls, problem: Problem, case: TestCase) -> "_Prepared":
+        names = problem.constructor if problem.interactive else problem.arg_names
+        specs, blobs = encode_args([case.input[name] for name in names])
+        rows = (np.ascontiguousarray(case.input[problem.stream], dtype=np.float64) if problem.interactive
+                else None)
+        return cls(case, specs, blobs, np.asarray(case.expected, dtype=np.float64), rows)
+
+
 def _read_source(path: Path, report: Report) -> bytes | None:
     """The file's bytes, or None with a CE when it is over the size limit (read no further)."""
     with open(path, "rb") as f:
@@ -188,14 +248,24 @@ def _read_source(path: Path, report: Report) -> bytes | None:
 class _Session:
     """A submission's sandbox across its tests: started again if a run takes its fork server down."""
 
-    def __init__(self, path: Path, source: bytes):
+    def __init__(self, path: Path, source: bytes, launched: Sandbox | None = None):
         self.path, self.source = path, source
         self.source_lines = _source_lines(source)
-        self.sandbox: Sandbox | None = None
+        self.sandbox: Sandbox | None = launched
+        self.idle: Callable[[], bool] | None = None
 
-    def launch(self) -> None:
-        self.sandbox = self._sandbox()
-        self.sandbox.launch()
+    def launch(self, idle: Callable[[], bool] | None = None) -> None:
+        """Begin starting the sandbox (unless launched already); `idle()` is work to do whenever
+        the judge waits for it."""
+        if self.sandbox is None:
+            self.sandbox = self._sandbox()
+            self.sandbox.launch()
+        self.set_idle(idle)
+
+    def set_idle(self, idle: Callable[[], bool] | None) -> None:
+        self.idle = idle
+        if self.sandbox is not None:
+            self.sandbox.idle = idle
 
     def start(self, report: Report) -> list[str]:
         """Wait for the sandbox and compile the file there; the Solution's method names (CE on failure)."""
@@ -240,17 +310,17 @@ class _Session:
             report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
         return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
 
-    def run_test(self, problem: Problem, case: TestCase, limits: Limits, keep_output: bool = False) -> TestResult:
+    def run_test(self, problem: Problem, test: _Prepared, limits: Limits, keep_output: bool = False) -> TestResult:
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
             self.sandbox = self._new_sandbox()
             self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         try:
-            return _judge_test(self.sandbox, problem, case, limits, self.source_lines, keep_output)
+            return _judge_test(self.sandbox, problem, test, limits, self.source_lines, keep_output)
         except SandboxLost as exc:
             self.close()
             verdict = "TLE" if exc.timed_out else "RE"
-            return TestResult(case.name, verdict, sizes=problem.sizes_of(case.input),
-                              note=str(case.meta.get("note", "")),
+            return TestResult(test.case.name, verdict, sizes=problem.sizes_of(test.case.input),
+                              note=str(test.case.meta.get("note", "")),
                               message=f"the run stopped or killed its sandbox's fork server ({exc})")
 
     def _new_sandbox(self) -> Sandbox:
@@ -259,7 +329,9 @@ class _Session:
         return sandbox
 
     def _sandbox(self) -> Sandbox:
-        return Sandbox(label=run_label(self.path), secrets=[PROBLEMS_ROOT])
+        sandbox = submission_sandbox(self.path)
+        sandbox.idle = self.idle
+        return sandbox
 
     def close(self) -> None:
         if self.sandbox is not None:
@@ -276,14 +348,13 @@ def _source_lines(source: bytes) -> list[str]:
     return source.decode(encoding, errors="replace").splitlines()
 
 
-def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
+def _judge_test(sandbox: Sandbox, problem: Problem, test: _Prepared, limits: Limits,
                 source_lines: list[str], keep_output: bool = False) -> TestResult:
     if problem.interactive:
-        return _judge_interactive(sandbox, problem, case, limits, source_lines, keep_output)
-    expected = np.asarray(case.expected, dtype=np.float64)
-    args = [case.input[name] for name in problem.arg_names]
+        return _judge_interactive(sandbox, problem, test, limits, source_lines, keep_output)
+    case, expected = test.case, test.expected
     result_bytes = expected.size * 8 + RESULT_HEADER_BYTES
-    outcome = sandbox.run(problem.method, args, limits, result_bytes)
+    outcome = sandbox.run(problem.method, (test.specs, test.blobs), limits, result_bytes)
     result = _result(case, problem, outcome)
     report = parse_report(outcome.result)
     verdict, message = _classify(outcome, report, limits)
@@ -302,12 +373,11 @@ def _judge_test(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limi
     return result
 
 
-def _judge_interactive(sandbox: Sandbox, problem: Problem, case: TestCase, limits: Limits,
+def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limits: Limits,
                        source_lines: list[str], keep_output: bool = False) -> TestResult:
     """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
     while the run works on the next row, and the first wrong one ends the run."""
-    expected = np.asarray(case.expected, dtype=np.float64)
-    rows = np.asarray(case.input[problem.stream], dtype=np.float64)
+    case, expected, rows = test.case, test.expected, test.rows
     answers: list[np.ndarray] = []
     failure: dict = {}
     errors = [0.0, 0.0]
@@ -326,9 +396,8 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, case: TestCase, limit
             failure.update(step=t, message=check.message)
         return check.ok
 
-    args = [case.input[name] for name in problem.constructor]
     answer_bytes = int(expected[0].size) * 8 + RESULT_HEADER_BYTES
-    outcome = sandbox.interact(problem.method, args, rows, limits, answer_bytes, on_step)
+    outcome = sandbox.interact(problem.method, (test.specs, test.blobs), rows, limits, answer_bytes, on_step)
     if outcome.judge_ended and outcome.signal == signal.SIGKILL:  # killed for lingering after its last step
         outcome = replace(outcome, signal=None)
     result = _result(case, problem, outcome)

@@ -25,14 +25,15 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable
 
 from judge.inside import wire
 from judge.inside.walls import landlock_abi
 from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args, bwrap_binary, interpreter,
                         system_dirs)
+
+if TYPE_CHECKING:
+    import numpy as np
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py")
@@ -43,6 +44,9 @@ START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
 CLOSE_GRACE_S = 1.0
 MODES = ("auto", "bwrap", "landlock", "none")
+_NO_SECCOMP = (f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) cannot be "
+               f"imported by {sys.executable}: run the judge with .venv/bin/python (make judge), or set "
+               f"JUDGE_SANDBOX=none to judge without walls (unsafe)")
 # Without a mount namespace a run that left root may not read a Python under root's home: what
 # numpy loads lazily is loaded by the fork server first.
 PRELOAD = ["numpy.random", "numpy.fft", "numpy.linalg"]
@@ -95,6 +99,14 @@ def run_label(path: Path | str) -> str:
     return "attention-judge-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
 
 
+def submission_sandbox(path: Path | str) -> "Sandbox":
+    """The sandbox a submission file is judged in (not yet launched): named for it in `ps`, and
+    refusing to start if the problems folder would be visible inside."""
+    from problems.package import ROOT as PROBLEMS_ROOT
+
+    return Sandbox(label=run_label(path), secrets=[PROBLEMS_ROOT])
+
+
 def sandbox_processes(path: Path | str) -> set[int]:
     """Pids of the processes of a submission's sandboxes still running (none, once judged)."""
     label = run_label(path).encode()
@@ -131,6 +143,7 @@ class Sandbox:
         self.isolation = ""
         self._stderr = tempfile.TemporaryFile()
         self._rows = self._answers = -1  # the judge's ends of the interactive step pipes
+        self.idle: Callable[[], bool] | None = None  # the judge's own work while it waits (reading tests)
 
     def __enter__(self) -> "Sandbox":
         self.start()
@@ -153,10 +166,7 @@ class Sandbox:
         interp = interpreter()
         self._refuse_secrets(interp)
         if mode != "none" and not any(name == "pyseccomp.py" for _, name in interp.site):
-            raise SandboxUnavailable(
-                f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) "
-                f"cannot be imported by {sys.executable}: run the judge with .venv/bin/python (make judge), "
-                f"or set JUDGE_SANDBOX=none to judge without walls (unsafe)")
+            raise SandboxUnavailable(_NO_SECCOMP)
         self._mode, self._interp, self._launched = mode, interp, False
         if mode in ("auto", "bwrap"):
             try:
@@ -168,6 +178,12 @@ class Sandbox:
 
     def ready(self) -> None:
         """Wait until the fork server answers, falling back from bubblewrap where it cannot run."""
+        self._ready()
+        if self._mode != "none" and not self._hello.get("seccomp"):  # the file is there, its library not
+            self.close()
+            raise SandboxUnavailable(_NO_SECCOMP)
+
+    def _ready(self) -> None:
         mode, interp = self._mode, self._interp
         reasons = getattr(self, "_reasons", [])
         if self._launched:
@@ -289,14 +305,16 @@ class Sandbox:
         """Import the file and look up the method in a walled child, before any test input exists here."""
         return self._task({"kind": "check", "method": method}, [], limits, FILE_LIMIT_BYTES, 1 << 16)
 
-    def run(self, method: str, args: list, limits: Limits, result_bytes: int) -> RunOutcome:
-        specs, blobs = _encoded(args)
+    def run(self, method: str, args: tuple[list[dict], list[bytes]], limits: Limits, result_bytes: int) -> RunOutcome:
+        """One call of `method` on the arguments encoded by `encode_args`."""
+        specs, blobs = args
         return self._task({"kind": "run", "method": method, "args": specs}, blobs, limits, FILE_LIMIT_BYTES,
                           result_bytes)
 
-    def interact(self, method: str, args: list, rows: np.ndarray, limits: Limits, result_bytes: int,
-                 on_step: Callable[[int, bytes], bool]) -> RunOutcome:
-        """An interactive run: Solution(*args), then `method` called with each row of `rows` in turn.
+    def interact(self, method: str, args: tuple[list[dict], list[bytes]], rows: np.ndarray, limits: Limits,
+                 result_bytes: int, on_step: Callable[[int, bytes], bool]) -> RunOutcome:
+        """An interactive run: Solution(*args) (encoded by `encode_args`), then `method` called with
+        each row of `rows` in turn.
 
         Row t+1 is sent into the sandbox only after step t's answer came back; on_step(t, answer)
         checks that answer while the run works on row t+1 (the checking costs the run no wall-clock
@@ -305,7 +323,9 @@ class Sandbox:
         succeeded. Every answer is the run's own bytes, cut from a stream read without blocking: a
         frame over `result_bytes` is an invalid answer, and nothing the run writes can stall this.
         """
-        specs, blobs = _encoded(args)
+        import numpy as np
+
+        specs, blobs = args
         rows = np.ascontiguousarray(rows, dtype=np.float64)
         deadline = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
         wire.drain(self._answers)  # what an earlier run wrote and nobody read
@@ -414,8 +434,14 @@ class Sandbox:
         return _outcome(status, parts)
 
     def _receive(self, timeout: float, starting: bool = False) -> tuple[dict, list[bytes]]:
+        """The fork server's next message; until it comes, the judge's idle work is done piece by
+        piece (the wait's deadline is counted from now, whatever that work takes)."""
         fd = self.proc.stdout.fileno()
-        if not select.select([fd], [], [], timeout)[0]:
+        deadline = time.monotonic() + timeout
+        while self.idle is not None and not select.select([fd], [], [], 0)[0]:
+            if not self.idle():
+                break
+        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
             message = f"no answer from the fork server within {timeout:.0f} s"
             raise SandboxError(message) if starting else SandboxLost(message, timed_out=True)
         try:
@@ -450,8 +476,10 @@ class Sandbox:
         proc.wait()
 
 
-def _encoded(args: list) -> tuple[list[dict], list[bytes]]:
+def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
     """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
+    import numpy as np  # here, not at the top: the sandbox is launched before the judge imports numpy
+
     specs, blobs = [], []
     for value in args:
         if isinstance(value, list):

@@ -6,12 +6,11 @@ readable paths, so the two modes show a run the same files.
 from __future__ import annotations
 
 import os
+import importlib.util
 import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 INSIDE_DIR = "/opt/judge"  # where the fork server's own files are copied in
 INSIDE_SITE = "/opt/site"  # where numpy and the seccomp binding are bound
@@ -42,7 +41,8 @@ def interpreter() -> Interpreter:
             binds.append((os.path.realpath(lib), lib))
     hide = [d for d in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
             if os.path.isdir(d)]
-    numpy_dir = Path(np.__file__).resolve().parent
+    numpy_dir = Path(_origin("numpy") or "numpy/__init__.py").resolve().parent  # found, not imported: the
+    # judge launches the sandbox before it imports numpy itself
     site = [(str(numpy_dir), "numpy")]
     if (numpy_dir.parent / "numpy.libs").is_dir():
         site.append((str(numpy_dir.parent / "numpy.libs"), "numpy.libs"))
@@ -53,11 +53,17 @@ def interpreter() -> Interpreter:
 
 
 def _seccomp_file() -> str | None:
+    """The binding's file; whether it loads (it needs the system's libseccomp) the fork server says."""
+    origin = _origin("pyseccomp")
+    return str(Path(origin).resolve()) if origin else None
+
+
+def _origin(module: str) -> str | None:
     try:
-        import pyseccomp
-    except Exception:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
         return None
-    return str(Path(pyseccomp.__file__).resolve())
+    return spec.origin if spec is not None else None
 
 
 def system_dirs() -> list[tuple[str, str | None]]:

@@ -1,0 +1,39 @@
+"""What the practice layer adds to every judging of a user's file: a hint or the reference's speed
+before it is printed, and a line in the history after. Kept apart from the practice commands so
+that `python -m judge file.py` loads only this much of the layer (each import is start-up time)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from coach import history
+from coach.speed import speed
+from judge.judging import Report
+from judge.sandbox import SandboxUnavailable
+from problems import ProblemError
+
+
+def enrich(report: Report, hint_level: int | None) -> None:
+    """Before a judging is printed: a hint on WA when asked, the reference's speed on AC. Neither
+    may cost the verdict: a hint that cannot be had says why."""
+    if hint_level and report.verdict == "WA":
+        from coach.hints import hint  # only asked for on a wrong answer
+
+        try:
+            report.hint = hint(report, hint_level)
+        except (ProblemError, OSError, SandboxUnavailable) as exc:
+            report.hint = {"level": hint_level, "step": None, "matches": None, "text": f"no hint could be had ({exc})"}
+    if report.verdict == "AC":
+        report.speed = speed(report)
+
+
+def record_report(report: Report, path: Path, kind: str = "submit") -> None:
+    """Keep a judging of the user's file in the history; a failure there costs one line, never
+    the verdict (which has been printed already)."""
+    if report.problem is None:
+        return
+    try:
+        history.record(history.judging_of(report, kind))
+    except (OSError, history.HistoryError) as exc:
+        print(f"note: the history could not be written ({exc}); the verdict above stands", file=sys.stderr)
