@@ -11,12 +11,13 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import io
+import itertools
 import re
 import tokenize
 import signal
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -41,6 +42,7 @@ WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
+READ_AHEAD = 2  # tests read before they are needed, while the judge waits for the sandbox
 COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
 
@@ -160,8 +162,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
         if not session.check(problem, limits, report):
             return report
-        for test in todo:
-            result = session.run_test(problem, test, limits, keep_output)
+        for result in session.results(problem, todo, limits, keep_output):
             report.tests.append(result)
             if on_test is not None:
                 on_test(report, result)
@@ -191,12 +192,19 @@ class _Cases:
         self.paths = list(paths)
         self.prepared: list[_Prepared] = []
         self.pending = list(ready)
+        self.taken = 0  # tests handed out to be run
 
     def __len__(self) -> int:
         return len(self.paths) + len(self.pending) + len(self.prepared)
 
     def read_ahead(self) -> bool:
-        """Read and encode the next test not yet read; False when there is none left."""
+        """Read and encode the next test while the judge waits, unless READ_AHEAD tests are read
+        and not yet run: a large file's parse (tens of ms) would hold up the lanes it should fill."""
+        if len(self.prepared) - self.taken >= READ_AHEAD:
+            return False
+        return self._read_next()
+
+    def _read_next(self) -> bool:
         if self.pending:
             case = self.pending.pop(0)
         elif self.paths:
@@ -207,10 +215,9 @@ class _Cases:
         return True
 
     def __iter__(self):
-        index = 0
-        while index < len(self.prepared) or self.read_ahead():
-            yield self.prepared[index]
-            index += 1
+        while self.taken < len(self.prepared) or self._read_next():
+            self.taken += 1
+            yield self.prepared[self.taken - 1]
 
 
 @dataclass
@@ -310,18 +317,60 @@ class _Session:
             report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
         return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
 
-    def run_test(self, problem: Problem, test: _Prepared, limits: Limits, keep_output: bool = False) -> TestResult:
+    def results(self, problem: Problem, todo: "_Cases", limits: Limits, keep_output: bool) -> Iterator[TestResult]:
+        """Each test's result, in order. A function problem's runs go as many at once as the
+        sandbox has lanes (each in its own child, its own CPU time); the caller may stop early,
+        and closing the session then ends the runs still in flight."""
+        if problem.interactive:
+            for test in todo:
+                yield self._guarded(problem, test, lambda: _judge_interactive(
+                    self._live(), problem, test, limits, self.source_lines, keep_output))
+            return
+        tests, numbers = iter(todo), itertools.count()
+        queue: list[tuple[int, _Prepared]] = []  # tests to run again on a fresh fork server
+        in_flight: dict[int, _Prepared] = {}
+        finished: dict[int, TestResult] = {}
+        shown = 0
+        while True:
+            sandbox = self._live()
+            while len(in_flight) < sandbox.lanes:
+                if queue:
+                    number, test = queue.pop(0)
+                elif (test := next(tests, None)) is not None:
+                    number = next(numbers)
+                else:
+                    break
+                in_flight[number] = test
+                result_bytes = test.expected.size * 8 + RESULT_HEADER_BYTES
+                sandbox.submit(number, problem.method, (test.specs, test.blobs), limits, result_bytes)
+            if not in_flight:
+                return
+            try:
+                number, outcome = sandbox.collect()
+                test = in_flight.pop(number)
+                finished[number] = _judge_run(problem, test, outcome, limits, self.source_lines, keep_output)
+            except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
+                self.close()  # blamed, the others run again on a fresh fork server
+                first = min(in_flight)
+                finished[first] = _lost(problem, in_flight.pop(first), exc)
+                queue = sorted([*queue, *in_flight.items()], key=lambda item: item[0])
+                in_flight.clear()
+            while shown in finished:
+                yield finished.pop(shown)
+                shown += 1
+
+    def _live(self) -> Sandbox:
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
             self.sandbox = self._new_sandbox()
             self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
+        return self.sandbox
+
+    def _guarded(self, problem: Problem, test: _Prepared, judge: Callable[[], TestResult]) -> TestResult:
         try:
-            return _judge_test(self.sandbox, problem, test, limits, self.source_lines, keep_output)
+            return judge()
         except SandboxLost as exc:
             self.close()
-            verdict = "TLE" if exc.timed_out else "RE"
-            return TestResult(test.case.name, verdict, sizes=problem.sizes_of(test.case.input),
-                              note=str(test.case.meta.get("note", "")),
-                              message=f"the run stopped or killed its sandbox's fork server ({exc})")
+            return _lost(problem, test, exc)
 
     def _new_sandbox(self) -> Sandbox:
         sandbox = self._sandbox()
@@ -348,13 +397,16 @@ def _source_lines(source: bytes) -> list[str]:
     return source.decode(encoding, errors="replace").splitlines()
 
 
-def _judge_test(sandbox: Sandbox, problem: Problem, test: _Prepared, limits: Limits,
-                source_lines: list[str], keep_output: bool = False) -> TestResult:
-    if problem.interactive:
-        return _judge_interactive(sandbox, problem, test, limits, source_lines, keep_output)
+def _lost(problem: Problem, test: _Prepared, exc: SandboxLost) -> TestResult:
+    return TestResult(test.case.name, "TLE" if exc.timed_out else "RE", sizes=problem.sizes_of(test.case.input),
+                      note=str(test.case.meta.get("note", "")),
+                      message=f"the run stopped or killed its sandbox's fork server ({exc})")
+
+
+def _judge_run(problem: Problem, test: _Prepared, outcome: RunOutcome, limits: Limits,
+               source_lines: list[str], keep_output: bool = False) -> TestResult:
+    """A function problem's test, from what its run left behind."""
     case, expected = test.case, test.expected
-    result_bytes = expected.size * 8 + RESULT_HEADER_BYTES
-    outcome = sandbox.run(problem.method, (test.specs, test.blobs), limits, result_bytes)
     result = _result(case, problem, outcome)
     report = parse_report(outcome.result)
     verdict, message = _classify(outcome, report, limits)

@@ -22,6 +22,7 @@ import select
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
 CLOSE_GRACE_S = 1.0
 MODES = ("auto", "bwrap", "landlock", "none")
+MAX_LANES = 2  # runs of one submission at once; each judging of the bundled ones is another
 _NO_SECCOMP = (f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) cannot be "
                f"imported by {sys.executable}: run the judge with .venv/bin/python (make judge), or set "
                f"JUDGE_SANDBOX=none to judge without walls (unsafe)")
@@ -144,6 +146,9 @@ class Sandbox:
         self._stderr = tempfile.TemporaryFile()
         self._rows = self._answers = -1  # the judge's ends of the interactive step pipes
         self.idle: Callable[[], bool] | None = None  # the judge's own work while it waits (reading tests)
+        self._in_flight: dict[int, float] = {}  # runs submitted: id -> when the fork server is overdue
+        self._writer: threading.Thread | None = None
+        self._hello: dict = {}
 
     def __enter__(self) -> "Sandbox":
         self.start()
@@ -226,7 +231,8 @@ class Sandbox:
         command = [interp.executable, "-I", "-S", "-B", f"{INSIDE_DIR}/server.py", self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
             self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
-                         config={"site": [INSIDE_SITE], "run_uid": NOBODY}, executable=bwrap)
+                         config={"site": [INSIDE_SITE], "run_uid": NOBODY, "landlock": "if-available",
+                                 "readable": ["/"]}, executable=bwrap)
         finally:
             for fd in [args_fd, *data_fds.values()]:
                 os.close(fd)
@@ -234,8 +240,9 @@ class Sandbox:
     def _describe_bwrap(self) -> None:
         namespaces = "pid, net, ipc, uts, mount" + ("" if os.geteuid() == 0 else ", user")
         self.mode = "bwrap"
+        landlock = " + landlock" if self._hello.get("landlocked") is True else ""
         self.isolation = (f"bubblewrap (namespaces: {namespaces}; only Python, numpy and system libraries, "
-                          f"read-only) + seccomp + rlimits, runs as host uid {self._run_uid()}")
+                          f"read-only){landlock} + seccomp + rlimits, runs as host uid {self._run_uid()}")
 
     def _start_plain(self, interp: Interpreter, landlock: bool) -> None:
         sites = sorted({str(Path(source).parent) for source, _ in interp.site})
@@ -305,11 +312,49 @@ class Sandbox:
         """Import the file and look up the method in a walled child, before any test input exists here."""
         return self._task({"kind": "check", "method": method}, [], limits, FILE_LIMIT_BYTES, 1 << 16)
 
-    def run(self, method: str, args: tuple[list[dict], list[bytes]], limits: Limits, result_bytes: int) -> RunOutcome:
-        """One call of `method` on the arguments encoded by `encode_args`."""
+    @property
+    def lanes(self) -> int:
+        """How many runs may go at once: one per core this process may use, at most MAX_LANES,
+        and only where every run is in a Landlock domain of its own (no run can then reach into
+        another's memory through /proc while that one puts its walls up); otherwise one."""
+        if self._hello.get("landlocked") is not True:
+            return 1
+        return max(1, min(MAX_LANES, len(os.sched_getaffinity(0))))
+
+    def submit(self, task_id: int, method: str, args: tuple[list[dict], list[bytes]], limits: Limits,
+               result_bytes: int) -> None:
+        """Start a run alongside those in flight (at most `lanes`); `collect` gets its outcome."""
         specs, blobs = args
-        return self._task({"kind": "run", "method": method, "args": specs}, blobs, limits, FILE_LIMIT_BYTES,
-                          result_bytes)
+        header = self._header({"kind": "run", "method": method, "args": specs, "id": task_id}, limits,
+                              FILE_LIMIT_BYTES, result_bytes)
+        self._join_writer()
+        if self.proc is None:
+            raise SandboxLost("the fork server is gone")
+        # Written by a thread: while a megabyte of input goes in, the fork server may be writing
+        # another run's result back, and each side would wait for the other to read.
+        self._writer = threading.Thread(target=self._write_task, args=(header, blobs), daemon=True)
+        self._writer.start()
+        self._in_flight[task_id] = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
+
+    def _write_task(self, header: dict, blobs: list[bytes]) -> None:
+        try:
+            wire.send(self.proc.stdin.fileno(), header, blobs)
+        except (OSError, ValueError, AttributeError):
+            pass  # the fork server is gone: the next reply awaited says so
+
+    def _join_writer(self) -> None:
+        if self._writer is not None:
+            self._writer.join()
+            self._writer = None
+
+    def collect(self) -> tuple[int, RunOutcome]:
+        """The next run in flight to end, whichever it is: (its id, its outcome)."""
+        status, parts = self._receive(max(0.0, min(self._in_flight.values()) - time.monotonic()))
+        task_id = status.get("id")
+        if type(task_id) is not int or task_id not in self._in_flight:
+            raise SandboxLost("the fork server reported a run that is not in flight")
+        del self._in_flight[task_id]
+        return task_id, _outcome(status, parts)
 
     def interact(self, method: str, args: tuple[list[dict], list[bytes]], rows: np.ndarray, limits: Limits,
                  result_bytes: int, on_step: Callable[[int, bytes], bool]) -> RunOutcome:
@@ -410,6 +455,7 @@ class Sandbox:
         self._rows = self._answers = -1
 
     def _send(self, header: dict, blobs: list[bytes]) -> None:
+        self._join_writer()
         if self.proc is None:
             raise SandboxLost("the fork server is gone")
         try:
@@ -460,6 +506,13 @@ class Sandbox:
         proc, self.proc = self.proc, None
         if proc is None:
             return
+        writer, self._writer = self._writer, None
+        if writer is not None and writer.is_alive():  # a task still going in: end the fork server so
+            try:  # the write fails, before its descriptor is closed (and its number reused)
+                os.killpg(proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+            writer.join()
         for stream in (proc.stdin, proc.stdout):  # end of input: the fork server returns, and
             try:  # bubblewrap reaps its namespace's processes on the way out
                 stream.close()

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from judge.inside.walls import landlock_abi
+
 from judge.sandbox import NOBODY, sandbox_processes as workers
 from problems import all_problems
 
@@ -72,8 +74,9 @@ def test_bubblewrap_is_the_sandbox_here(tmp_path, package):
     code, report = judge(tmp_path, "", package, "--tests", "001", header=(GQA / "reference.py").read_text())
     namespaces = "pid, net, ipc, uts, mount" + ("" if os.geteuid() == 0 else ", user")
     uid = NOBODY if os.geteuid() == 0 else os.geteuid()
+    landlock = " + landlock" if landlock_abi() >= 1 else ""  # each run in a domain of its own, where the kernel has it
     assert report["isolation"] == (f"bubblewrap (namespaces: {namespaces}; only Python, numpy and system "
-                                   f"libraries, read-only) + seccomp + rlimits, runs as host uid {uid}")
+                                   f"libraries, read-only){landlock} + seccomp + rlimits, runs as host uid {uid}")
 
 
 def test_numpy_array_and_list_of_rows_both_accepted(tmp_path, package):

@@ -3,7 +3,7 @@
 Rows and answers do not pass through the fork server: the run reads its rows from, and writes its
 answers to, two pipes whose other ends the judge holds, so a step costs two process wake-ups, not
 four. The fork server keeps what only it can do: the wall clock, and the kill of a run that
-lingers after the judge's `end` (server.py's _wait_until_exit, with the pieces below).
+lingers after the judge's `end` (server.py's _supervise, with the pieces below).
 """
 
 from __future__ import annotations

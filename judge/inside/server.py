@@ -50,7 +50,8 @@ def main() -> None:
 
     for name in config.get("preload", []):
         __import__(name)
-    if config.get("landlock"):
+    landlock = config.get("landlock")  # True: required (no namespaces); "if-available": inside bubblewrap
+    if landlock is True or (landlock == "if-available" and walls.landlock_abi() >= 1):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
     seccomp = walls.seccomp_module()
     bpf = walls.compile_filter(seccomp) if seccomp is not None else None
@@ -58,12 +59,15 @@ def main() -> None:
         "ready": True,
         "seccomp": seccomp is not None,
         "landlock": walls.landlock_abi(),
+        "landlocked": "ruleset" in config,  # every child in a domain of its own: none can reach another
         "uid": os.geteuid(),
         "python": sys.version.split()[0],
         "numpy": numpy.__version__,
     })
     source, filename, code = b"", "submission.py", None
+    runs = _Runs(config, bpf, (proto_in, proto_out))
     while True:
+        runs.serve(until_readable=proto_in)
         try:
             header, blobs = wire.receive(proto_in)
         except (EOFError, ValueError):
@@ -74,6 +78,10 @@ def main() -> None:
         if kind in ("compile", "check", "run", "interact"):
             task = {"kind": kind, "source": source, "filename": filename, "method": header.get("method"),
                     "code": code, "args": _decode_args(header.get("args", []), blobs) if kind != "compile" else []}
+            if kind == "run":  # alongside other runs: reported with its id when done
+                runs.start(task, header["limits"], header.get("id"))
+                continue
+            runs.serve(until_readable=None)  # the judge sends nothing else while runs are in flight
             status, result, output = _supervise(task, header["limits"], config, bpf, (proto_in, proto_out))
             if kind == "compile":
                 result, code = _compiled(result)
@@ -111,46 +119,90 @@ def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
     return args
 
 
-def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
-    result_fd = os.memfd_create("result")
-    output_fd = os.memfd_create("output")
-    base_r, base_w = os.pipe()
-    steps = config.get("step_fds", ()) if task["kind"] == "interact" else ()  # (rows in, answers out)
-    if steps:
-        wire.drain(steps[0])  # rows sent to an earlier run that had died
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:  # the child never returns from here
-        os.close(base_r)
+class _Child:
+    """One task's child: forked with its walls going up, then watched; `finish` reaps it and
+    gathers what the operating system and the child's descriptors say about it."""
+
+    def __init__(self, task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
+        self.limits = limits
+        self.result_fd = os.memfd_create("result")
+        self.output_fd = os.memfd_create("output")
+        self.base_r, base_w = os.pipe()
+        steps = config.get("step_fds", ()) if task["kind"] == "interact" else ()  # (rows in, answers out)
         if steps:
-            task = dict(task, step_in=steps[0], step_out=steps[1])
-        _child(task, limits, config, bpf, result_fd, output_fd, base_w, protocol)
-    os.close(base_w)
-    base_rss_kb, setup_error = _read_setup(base_r)
-    timed_out, judge_ended = _wait_until_exit(pid, limits["wall_ms"] / 1000, protocol[0] if steps else None)
-    _, wait_status, usage = os.wait4(pid, 0)
-    wall_ms = (time.monotonic() - start) * 1000
-    result = os.pread(result_fd, limits["result_bytes"], 0)
-    output_size = os.fstat(output_fd).st_size
-    output_lines = _count_lines(output_fd, output_size)
-    output = os.pread(output_fd, limits["output_keep_bytes"], 0)
-    os.close(result_fd)
-    os.close(output_fd)
-    status = {
-        "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
-        "user_ms": usage.ru_utime * 1000,
-        "wall_ms": wall_ms,
-        "peak_rss_kb": usage.ru_maxrss,
-        "base_rss_kb": base_rss_kb,
-        "setup_error": setup_error,
-        "timed_out": timed_out,
-        "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
-        "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
-        "output_size": output_size,
-        "output_lines": output_lines,
-        "judge_ended": judge_ended,
-    }
-    return status, result, output
+            wire.drain(steps[0])  # rows sent to an earlier run that had died
+        self.start = time.monotonic()
+        self.deadline = self.start + limits["wall_ms"] / 1000
+        self.killed = self.timed_out = False
+        self.ended = False  # interactive: the judge said `end`; a kill after that is for lingering
+        self.pid = os.fork()
+        if self.pid == 0:  # the child never returns from here
+            os.close(self.base_r)
+            if steps:
+                task = dict(task, step_in=steps[0], step_out=steps[1])
+            _child(task, limits, config, bpf, self.result_fd, self.output_fd, base_w, protocol)
+        os.close(base_w)
+        try:
+            self.pidfd = os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            self.pidfd = None
+
+    def exited(self) -> bool:
+        """Without a pidfd: has it exited? (WNOWAIT leaves it for wait4, which reads its usage)"""
+        return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+        self.killed, self.timed_out = True, not self.ended
+
+    def finish(self) -> tuple[dict, bytes, bytes]:
+        # The walls' word is read only now: the child wrote it (8 bytes, or a short failure) into a
+        # pipe's buffer and never waits on it, so no child can hold the fork server here.
+        base_rss_kb, setup_error = _read_setup(self.base_r)
+        _, wait_status, usage = os.wait4(self.pid, 0)
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+        wall_ms = (time.monotonic() - self.start) * 1000
+        limits = self.limits
+        result = os.pread(self.result_fd, limits["result_bytes"], 0)
+        output_size = os.fstat(self.output_fd).st_size
+        output_lines = _count_lines(self.output_fd, output_size)
+        output = os.pread(self.output_fd, limits["output_keep_bytes"], 0)
+        os.close(self.result_fd)
+        os.close(self.output_fd)
+        status = {
+            "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
+            "user_ms": usage.ru_utime * 1000,
+            "wall_ms": wall_ms,
+            "peak_rss_kb": usage.ru_maxrss,
+            "base_rss_kb": base_rss_kb,
+            "setup_error": setup_error,
+            "timed_out": self.timed_out,
+            "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
+            "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
+            "output_size": output_size,
+            "output_lines": output_lines,
+            "judge_ended": self.ended,
+        }
+        return status, result, output
+
+
+def _wait(children: list[_Child], watched: list[int]) -> tuple[list[_Child], list[int]]:
+    """Wait until a child exits, one passes its deadline (it is killed: it may sleep or stop
+    itself), or a watched descriptor is readable. Returns the children that are done, the ready
+    descriptors."""
+    while True:
+        now = time.monotonic()
+        for child in children:
+            if now >= child.deadline and not child.killed:
+                child.kill()
+        pidfds = [c.pidfd for c in children if c.pidfd is not None]
+        polled = len(pidfds) < len(children)  # no pidfd here: look every 5 ms
+        timeout = max(0.0, min([c.deadline for c in children if not c.killed] or [now + 1.0]) - now)
+        ready = select.select(pidfds + watched, [], [], min(timeout, 0.005) if polled else timeout)[0]
+        done = [c for c in children if (c.pidfd in ready if c.pidfd is not None else c.exited())]
+        if done or any(fd in ready for fd in watched):
+            return done, [fd for fd in watched if fd in ready]
 
 
 def _count_lines(fd: int, size: int) -> int:
@@ -187,37 +239,46 @@ def _read_setup(fd: int) -> tuple[int, str | None]:
     return 0, data[1:].decode(errors="replace") or "the child ended while putting up its walls"
 
 
-def _wait_until_exit(pid: int, wall_s: float, end_fd: int | None = None) -> tuple[bool, bool]:
-    """Wait for the child, killing it at the wall-clock limit (it may sleep or stop itself). With
-    `end_fd` (an interactive run), the judge's `end` read there leaves the child a short grace to
-    see its end frame and exit, then it is killed too. Returns (timed out, the judge ended it)."""
-    deadline = time.monotonic() + wall_s
-    ended_at = None
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = None
-    try:
-        while True:
-            now = time.monotonic()
-            limit = deadline if ended_at is None else min(deadline, ended_at + interactive.ENDED_GRACE_S)
-            if now >= limit:
-                os.kill(pid, signal.SIGKILL)
-                return ended_at is None, ended_at is not None
-            watched = [end_fd] if end_fd is not None and ended_at is None else []
-            if pidfd is not None:
-                ready = select.select([pidfd, *watched], [], [], limit - now)[0]
-                if pidfd in ready:
-                    return False, ended_at is not None
-            elif os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                return False, ended_at is not None  # exited; WNOWAIT leaves it for wait4, which reads its usage
-            else:
-                ready = select.select(watched, [], [], min(0.005, limit - now))[0]
-            if watched and end_fd in ready and interactive.is_end(end_fd, pid):
-                ended_at = time.monotonic()
-    finally:
-        if pidfd is not None:
-            os.close(pidfd)
+def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
+    """One task on its own (compile, check, interact). With an interactive run, the judge's `end`
+    read from the protocol leaves the child a short grace to see its end frame and exit, then it
+    is killed too."""
+    child = _Child(task, limits, config, bpf, protocol)
+    end_fd = protocol[0] if task["kind"] == "interact" else None
+    while True:
+        done, ready = _wait([child], [end_fd] if end_fd is not None and not child.ended else [])
+        if done:
+            return child.finish()
+        if ready and interactive.is_end(end_fd, child.pid):
+            child.ended = True
+            child.deadline = min(child.deadline, time.monotonic() + interactive.ENDED_GRACE_S)
+
+
+class _Runs:
+    """The `run` tasks in flight, each a child on its own core (the judge sends no more than the
+    lanes it asked for); each one's report goes back with its id as soon as it is done."""
+
+    def __init__(self, config: dict, bpf, protocol: tuple[int, int]):
+        self.config, self.bpf, self.protocol = config, bpf, protocol
+        self.children: dict[int, _Child] = {}
+        self.ids: dict[_Child, object] = {}
+
+    def start(self, task: dict, limits: dict, task_id) -> None:
+        child = _Child(task, limits, self.config, self.bpf, self.protocol)
+        self.children[child.pid] = child
+        self.ids[child] = task_id
+
+    def serve(self, until_readable: int | None) -> None:
+        """Report runs as they end, until `until_readable` has something (a new task), or, with
+        None, until none is left."""
+        while self.children:
+            done, ready = _wait(list(self.children.values()), [until_readable] if until_readable is not None else [])
+            for child in done:
+                del self.children[child.pid]
+                status, result, output = child.finish()
+                wire.send(self.protocol[1], dict(status, event="final", id=self.ids.pop(child)), [result, output])
+            if ready:
+                return
 
 
 def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -> None:
