@@ -453,3 +453,31 @@ def test_progress_lines_come_before_the_report():
     assert report["verdict"] == "AC" and report["text"].startswith("Problem     gqa (P4497)")
     alone = subprocess.run(cmd[:-5] + ["--progress"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert (alone.returncode, alone.stderr) == (2, "error: --progress goes with --json: its lines are JSON objects\n")
+
+
+def test_runs_side_by_side_are_reported_in_test_order(tmp_path):
+    """Runs of a function problem go two at a time: a slow first test finishes after the second, yet
+    the report, the progress lines and the stop at the first failure follow the tests' order."""
+    reference = (GQA / "reference.py").read_text()
+    slow_wrong_sample = reference + textwrap.dedent(f"""
+        import time as _time
+        _right = Solution.grouped_query_attention
+        def _slow_on_the_sample(self, X, *rest):
+            if X == {SAMPLE_INPUT["X"]!r}:
+                _time.sleep(0.4)
+                return [[0.0] * len(X[0])] * len(X)
+            return _right(self, X, *rest)
+        Solution.grouped_query_attention = _slow_on_the_sample
+    """)
+    code, report = judge(tmp_path, slow_wrong_sample, GQA, "--all", header="")
+    names = [t["name"] for t in report["tests"]]
+    assert names == [p.stem for p in sorted((GQA / "tests").glob("*.json"))]
+    assert [t["verdict"] for t in report["tests"]] == ["WA"] + ["AC"] * (len(names) - 1)
+    code, report = judge(tmp_path, slow_wrong_sample, GQA, header="")
+    assert (code, report["verdict"], [t["name"] for t in report["tests"]]) == (1, "WA", [names[0]])
+    proc = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", "gqa", "--json",
+                           "--progress", "--all", "--tests", "001", "002", "003"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    events = [json.loads(line) for line in proc.stdout.splitlines()[:-1]]
+    assert [(e["index"], e["name"][:3], e["verdict"]) for e in events] == [(1, "001", "WA"), (2, "002", "AC"),
+                                                                            (3, "003", "AC")]
