@@ -7,6 +7,8 @@ the method, before any test input is here: the only source of CE), and `run` (on
 the method called, the result bytes written back). For every child it reports what the operating
 system says (wait4's CPU time and peak memory, exit status), whether the walls went up (read from a
 pipe the submission never holds), and the child's raw result and output bytes, unparsed.
+`run` tasks may overlap (the judge sends as many as it has lanes): their children are watched
+together and each report carries its task's id; every other task runs alone.
 """
 
 from __future__ import annotations
