@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
 import select
 import subprocess
 import sys
@@ -148,6 +149,7 @@ class Sandbox:
         self.idle: Callable[[], bool] | None = None  # the judge's own work while it waits (reading tests)
         self._in_flight: dict[int, float] = {}  # runs submitted: id -> when the fork server is overdue
         self._writer: threading.Thread | None = None
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._hello: dict = {}
 
     def __enter__(self) -> "Sandbox":
@@ -327,23 +329,30 @@ class Sandbox:
         specs, blobs = args
         header = self._header({"kind": "run", "method": method, "args": specs, "id": task_id}, limits,
                               FILE_LIMIT_BYTES, result_bytes)
-        self._join_writer()
         if self.proc is None:
             raise SandboxLost("the fork server is gone")
-        # Written by a thread: while a megabyte of input goes in, the fork server may be writing
-        # another run's result back, and each side would wait for the other to read.
-        self._writer = threading.Thread(target=self._write_task, args=(header, blobs), daemon=True)
-        self._writer.start()
+        # Written by a thread, in order: while a megabyte of input goes in, the fork server may be
+        # writing another run's result back, and each side would wait for the other to read. The
+        # judge itself never waits for the writer while runs are in flight, only for replies.
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_tasks, args=(self.proc.stdin.fileno(),),
+                                            daemon=True)
+            self._writer.start()
+        self._outbox.put((header, blobs))
         self._in_flight[task_id] = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
 
-    def _write_task(self, header: dict, blobs: list[bytes]) -> None:
-        try:
-            wire.send(self.proc.stdin.fileno(), header, blobs)
-        except (OSError, ValueError, AttributeError):
-            pass  # the fork server is gone: the next reply awaited says so
+    def _write_tasks(self, fd: int) -> None:
+        while (task := self._outbox.get()) is not None:
+            try:
+                wire.send(fd, *task)
+            except (OSError, ValueError):
+                return  # the fork server is gone: the next reply awaited says so
 
     def _join_writer(self) -> None:
+        """Let the writer finish what it holds; only called with no run in flight (the fork
+        server then only reads), or after the fork server was ended (its writes then fail)."""
         if self._writer is not None:
+            self._outbox.put(None)
             self._writer.join()
             self._writer = None
 
@@ -507,12 +516,15 @@ class Sandbox:
         if proc is None:
             return
         writer, self._writer = self._writer, None
-        if writer is not None and writer.is_alive():  # a task still going in: end the fork server so
-            try:  # the write fails, before its descriptor is closed (and its number reused)
-                os.killpg(proc.pid, 9)
-            except (ProcessLookupError, PermissionError):
-                pass
-            writer.join()
+        if writer is not None:
+            self._outbox.put(None)
+            writer.join(timeout=CLOSE_GRACE_S / 5)
+            if writer.is_alive():  # stuck writing to a fork server that does not read: end it, so the
+                try:  # write fails before its descriptor is closed (and its number reused)
+                    os.killpg(proc.pid, 9)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                writer.join()
         for stream in (proc.stdin, proc.stdout):  # end of input: the fork server returns, and
             try:  # bubblewrap reaps its namespace's processes on the way out
                 stream.close()
