@@ -34,6 +34,11 @@ import abc, array as _array, bisect, cmath, collections, contextlib, copy, datac
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[_var] = "1"  # one BLAS thread: CPU time is then the work, not the threads' spinning
+# No transparent huge pages for numpy's large arrays: where the kernel compacts memory on demand
+# (defrag=madvise), a run's first large array could cost it 100+ ms of system time, or nothing,
+# depending on how fragmented the machine's memory happens to be. Small pages cost the same
+# every time, and the peak memory then counts pages touched, not 2 MiB blocks.
+os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
 
 
 def main() -> None:
