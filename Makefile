@@ -10,7 +10,7 @@ ALL    ?=
 JSON   ?=
 JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
-.PHONY: all judge test testcases verify bench clean start problems history serve
+.PHONY: all judge test testcases verify bench clean start problems history serve compiled
 
 all: test
 
@@ -20,9 +20,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test,web]'
 	touch $(STAMP)
 
+# The project's own modules compiled ahead (65 ms when nothing changed): where
+# PYTHONDONTWRITEBYTECODE is set (CI, many containers) every `python -m judge` would otherwise
+# compile them again, ~30 ms of each verdict before the sandbox can even be launched.
+compiled: $(STAMP)
+	@$(PY) -m compileall -q judge problems coach testcases web >/dev/null
+
 ## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;
 ## with no SOL, every bundled submission.
-judge: $(STAMP)
+judge: compiled
 ifeq ($(strip $(SOL)),)
 	@$(PY) -m judge --bundled $(if $(PROBLEM),--problem $(PROBLEM))
 else
@@ -30,35 +36,35 @@ else
 endif
 
 ## make start PROBLEM=gqa: a starter file practice/<slug>.py (never over an existing one).
-start: $(STAMP)
+start: compiled
 	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=<slug or id>, e.g. PROBLEM=gqa; make problems lists them))
 
 ## make problems: every problem with your status, attempts, best time and last verdict.
-problems: $(STAMP)
+problems: compiled
 	@$(PY) -m judge list
 
 ## make history [PROBLEM=gqa]: your judgings, oldest first.
-history: $(STAMP)
+history: compiled
 	@$(PY) -m judge history $(PROBLEM)
 
 ## make test: the whole test suite (validator on every stored test included).
-test: $(STAMP)
+test: compiled
 	$(PY) -m pytest
 
 ## make testcases: regenerate every problem's stored tests and statement blocks.
-testcases: $(STAMP)
+testcases: compiled
 	$(PY) -m testcases all
 
 ## make verify: prove every problem package with the bundled submissions.
-verify: $(STAMP)
+verify: compiled
 	$(PY) -m testcases.verify
 
 ## make serve [PORT=8000] [HOST=127.0.0.1]: the practice web page; open the URL it prints.
-serve: $(STAMP)
+serve: compiled
 	@$(PY) -m judge serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
 ## make bench: judge overhead against the floor, measured side by side.
-bench: $(STAMP)
+bench: compiled
 	$(PY) bench/judge_overhead.py
 
 clean:
