@@ -10,14 +10,12 @@ import argparse
 import json
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from judge.sandbox import SandboxUnavailable, submission_sandbox
-from problems import Problem, ProblemError, all_problems, load
 
-# The judging modules (numpy among them, ~0.1 s to import) are imported where they are used: a
-# single judging launches its sandbox first, which then boots while they load.
+# The problems and the judging modules (numpy among them, ~0.1 s to import) are imported where
+# they are used: a single judging launches its sandbox first, which then boots while they load.
 
 
 class UsageError(Exception):
@@ -67,7 +65,9 @@ def main(argv: list[str] | None = None, on_report=None, enrich=None) -> int:
         if args.bundled:
             return _bundled(args)
         return _single(args, on_report, enrich)
-    except (UsageError, ProblemError, SandboxUnavailable) as exc:
+    except Exception as exc:
+        if not _is_usage_error(exc):
+            raise
         if "--json" in argv:
             print(json.dumps({"error": str(exc)}))
         else:
@@ -78,6 +78,12 @@ def main(argv: list[str] | None = None, on_report=None, enrich=None) -> int:
         return 130
 
 
+def _is_usage_error(exc: Exception) -> bool:
+    from problems import ProblemError
+
+    return isinstance(exc, (UsageError, ProblemError, SandboxUnavailable))
+
+
 def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
     """Judge one file; `enrich(report, hint_level)` may add to the report before it is printed (a
     hint, the reference's speed), and `on_report(report, path)` is told of it once printed."""
@@ -86,12 +92,14 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
         raise UsageError(f"{path}: is a directory; give the .py file that defines class Solution")
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
-    problem = load(args.problem) if args.problem else None
     if args.progress and not args.json:
         raise UsageError("--progress goes with --json: its lines are JSON objects")
     sandbox = submission_sandbox(path)
     sandbox.launch()
     try:
+        from problems import load
+
+        problem = load(args.problem) if args.problem else None
         from judge import report as render
         from judge.judging import judge_file
     except BaseException:
@@ -136,6 +144,7 @@ def _bundled(args: argparse.Namespace) -> int:
     from judge import report as render
     from judge.bundled import bundled
     from judge.judging import judge_file, select_tests
+    from problems import Problem, all_problems, load
 
     problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()
     colour = sys.stdout.isatty()
@@ -146,6 +155,8 @@ def _bundled(args: argparse.Namespace) -> int:
     print(header)
     print("-" * len(header), flush=True)
     mismatches = 0
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each judging is its own sandbox
         futures = [pool.submit(judge_file, entry.path, problem, tests) for problem, entry, tests in jobs]
         for (problem, entry, _), future in zip(jobs, futures):

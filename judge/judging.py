@@ -12,9 +12,11 @@ import fnmatch
 import hashlib
 import io
 import itertools
+import os
 import re
 import tokenize
 import signal
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -23,8 +25,10 @@ import numpy as np
 
 from judge.checker import compare
 from judge.detect import detect_problem
+from judge.inside import wire
+from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
-from judge.sandbox import (FILE_LIMIT_BYTES, Limits, RunOutcome, Sandbox, SandboxError, SandboxLost,
+from judge.sandbox import (FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost,
                            SandboxUnavailable, encode_args, submission_sandbox)
 from problems import Problem, ProblemError, TestCase, read_test
 
@@ -42,7 +46,6 @@ WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
-READ_AHEAD = 2  # tests read before they are needed, while the judge waits for the sandbox
 COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
 
@@ -144,10 +147,11 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         return report
     report.source_sha256 = hashlib.sha256(source).hexdigest()
     session = _Session(path, source, sandbox)
+    todo: _Cases | None = None
     try:
-        todo = make_cases(problem) if problem is not None else _Cases(None, [])
+        todo = make_cases(problem) if problem is not None else _Cases(None, [])  # read from now on
         report.total = len(todo)
-        session.launch(todo.read_ahead)  # the tests are read while the sandbox boots, compiles, runs
+        session.launch()
         methods = session.start(report)
         if report.verdict != "AC":
             return report
@@ -156,7 +160,6 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
             if problem is None:
                 raise ProblemError(f"{path}: cannot tell the problem: {reason}")
             todo = make_cases(problem)
-            session.set_idle(todo.read_ahead)
             report.problem, report.total = problem, len(todo)
         cpu_ms = time_limit_ms or problem.time_limit_ms
         limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
@@ -176,6 +179,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     except SandboxError as exc:
         report.verdict, report.message = "JE", f"the sandbox failed: {exc}"
     finally:
+        if todo is not None:
+            todo.stop()
         session.close()
     if report.first_failure is not None and not report.message:
         report.message = report.first_failure.message
@@ -183,48 +188,131 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
 
 
 class _Cases:
-    """A judging's tests in order, each read (and its arrays encoded) once, as late as the judge
-    needs it or earlier, whenever the judge would otherwise wait for the sandbox: reading 3 MiB
-    of JSON then costs no time of its own (issue 8's speed)."""
+    """A judging's tests in order, each read (and its arrays encoded) once, ahead of the runs.
+
+    Stored tests are read by a forked process of the judge's own (it has numpy already) and come
+    back as raw arrays: parsing 3 MiB of JSON then takes the judge's interpreter for none of its
+    time, and a large file's parse never holds up the runs it hands out meanwhile (issue 8's
+    speed). A thread receives them; the judge's own thread only ever waits for one. Where the
+    judge already runs threads (judging the bundled submissions side by side, the web page), a
+    fork could inherit a lock held by one of them, so the thread reads the files itself. Tests
+    made in memory are prepared by the thread. A file that cannot be read is raised when its
+    turn comes, as a ProblemError naming it.
+    """
 
     def __init__(self, problem: Problem | None, paths: list[Path] = (), ready: list[TestCase] = ()):
         self.problem = problem
-        self.paths = list(paths)
-        self.prepared: list[_Prepared] = []
-        self.pending = list(ready)
-        self.taken = 0  # tests handed out to be run
+        self.total = len(paths) + len(ready)
+        self._read: list[_Prepared | BaseException | None] = []
+        self._arrived = threading.Condition()
+        self._stopped = False
+        self._reader_pid = 0
+        if not self.total:
+            return
+        if paths and not ready and threading.active_count() == 1:
+            work = self._receive_from(self._fork_reader(list(paths)))
+        else:
+            work = self._read_here([*ready, *paths])
+        threading.Thread(target=work, name="test-reader", daemon=True).start()
 
     def __len__(self) -> int:
-        return len(self.paths) + len(self.pending) + len(self.prepared)
+        return self.total
 
-    def read_ahead(self) -> bool:
-        """Read and encode the next test while the judge waits, unless READ_AHEAD tests are read
-        and not yet run: a large file's parse (tens of ms) would hold up the lanes it should fill."""
-        if len(self.prepared) - self.taken >= READ_AHEAD:
-            return False
-        return self._read_next()
+    def _fork_reader(self, paths: list[Path]) -> int:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the reader: never returns into the judge's stack
+            status = 1
+            try:  # it holds nothing of the judge's but its pipe (the fork server's stdin among them)
+                os.closerange(3, write_end)
+                os.closerange(write_end + 1, 1 << 16)
+                for path in paths:
+                    try:
+                        header, blobs = _prepare(self.problem, path).to_wire()
+                    except ProblemError as exc:
+                        wire.send(write_end, {"error": str(exc)})
+                        break
+                    wire.send(write_end, header, blobs)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        self._reader_pid = pid
+        return read_end
 
-    def _read_next(self) -> bool:
-        if self.pending:
-            case = self.pending.pop(0)
-        elif self.paths:
-            case = read_test(self.problem, self.paths.pop(0))
-        else:
-            return False
-        self.prepared.append(_Prepared.of(self.problem, case))
-        return True
+    def _receive_from(self, fd: int) -> Callable[[], None]:
+        def receive() -> None:
+            try:
+                for _ in range(self.total):
+                    header, blobs = wire.receive(fd)
+                    if "error" in header:
+                        self._arrive(ProblemError(str(header["error"])))
+                        return
+                    self._arrive(_Prepared.from_wire(header, blobs))
+            except BaseException as exc:  # the judge's thread waits for an item: it must get one
+                self._arrive(SandboxError(f"the judge's test reader stopped ({type(exc).__name__}: {exc})"))
+            finally:
+                os.close(fd)
+                os.waitpid(self._reader_pid, 0)
+        return receive
 
-    def __iter__(self):
-        while self.taken < len(self.prepared) or self._read_next():
-            self.taken += 1
-            yield self.prepared[self.taken - 1]
+    def _read_here(self, items: list[TestCase | Path]) -> Callable[[], None]:
+        def read() -> None:
+            for item in items:
+                if self._stopped:
+                    return
+                try:
+                    self._arrive(_prepare(self.problem, item))
+                except BaseException as exc:  # raised in the judge's thread, when this test's turn comes
+                    self._arrive(exc)
+                    return
+        return read
+
+    def _arrive(self, item: _Prepared | BaseException) -> None:
+        with self._arrived:
+            self._read.append(item)
+            self._arrived.notify()
+
+    def __iter__(self) -> Iterator[_Prepared]:
+        for index in range(self.total):
+            with self._arrived:
+                while len(self._read) <= index:
+                    self._arrived.wait()
+                item, self._read[index] = self._read[index], None  # its run holds it from here
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    def stop(self) -> None:
+        """Read nothing more: the judging has ended (early, or with every test read)."""
+        self._stopped = True
+        if self._reader_pid:
+            try:
+                os.kill(self._reader_pid, signal.SIGKILL)  # reaped by the receiving thread
+            except ProcessLookupError:
+                pass
+
+
+def _prepare(problem: Problem, item: TestCase | Path) -> "_Prepared":
+    """A test made in memory, or a stored one read; a stored one that cannot be encoded (ragged
+    or non-numeric arrays, which the validator refuses) is a ProblemError naming its file."""
+    if isinstance(item, TestCase):
+        return _Prepared.of(problem, item)
+    case = read_test(problem, item)
+    try:
+        return _Prepared.of(problem, case)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ProblemError(f"{item}: its arrays cannot be read as numbers ({type(exc).__name__}: {exc})") from None
 
 
 @dataclass
 class _Prepared:
-    """A test as the wire carries it: its arguments encoded, its expected output as an array."""
+    """A test as the wire carries it: its arguments encoded, its expected output as an array,
+    and what the report shows of it."""
 
-    case: TestCase
+    name: str
+    note: str
+    sizes: dict[str, int]
     specs: list[dict]  # the arguments of the method (interactive: of the constructor)
     blobs: list[bytes]
     expected: np.ndarray
@@ -236,7 +324,23 @@ class _Prepared:
         specs, blobs = encode_args([case.input[name] for name in names])
         rows = (np.ascontiguousarray(case.input[problem.stream], dtype=np.float64) if problem.interactive
                 else None)
-        return cls(case, specs, blobs, np.asarray(case.expected, dtype=np.float64), rows)
+        return cls(case.name, str(case.meta.get("note", "")), problem.sizes_of(case.input), specs, blobs,
+                   np.asarray(case.expected, dtype=np.float64), rows)
+
+    def to_wire(self) -> tuple[dict, list[bytes]]:
+        """For the reader's pipe (trusted: both ends are the judge's)."""
+        arrays = [a for a in (self.expected, self.rows) if a is not None]
+        header = {"name": self.name, "note": self.note, "sizes": self.sizes, "specs": self.specs,
+                  "shapes": [list(a.shape) for a in arrays]}
+        return header, [*self.blobs, *(np.ascontiguousarray(a).tobytes() for a in arrays)]
+
+    @classmethod
+    def from_wire(cls, header: dict, blobs: list[bytes]) -> "_Prepared":
+        count = len(blobs) - len(header["shapes"])
+        arrays = [np.frombuffer(blob, dtype=np.float64).reshape(shape)
+                  for blob, shape in zip(blobs[count:], header["shapes"])]
+        return cls(header["name"], header["note"], header["sizes"], header["specs"], blobs[:count],
+                   arrays[0], arrays[1] if len(arrays) > 1 else None)
 
 
 def _read_source(path: Path, report: Report) -> bytes | None:
@@ -259,20 +363,12 @@ class _Session:
         self.path, self.source = path, source
         self.source_lines = _source_lines(source)
         self.sandbox: Sandbox | None = launched
-        self.idle: Callable[[], bool] | None = None
 
-    def launch(self, idle: Callable[[], bool] | None = None) -> None:
-        """Begin starting the sandbox (unless launched already); `idle()` is work to do whenever
-        the judge waits for it."""
+    def launch(self) -> None:
+        """Begin starting the sandbox, unless launched already."""
         if self.sandbox is None:
-            self.sandbox = self._sandbox()
+            self.sandbox = submission_sandbox(self.path)
             self.sandbox.launch()
-        self.set_idle(idle)
-
-    def set_idle(self, idle: Callable[[], bool] | None) -> None:
-        self.idle = idle
-        if self.sandbox is not None:
-            self.sandbox.idle = idle
 
     def start(self, report: Report) -> list[str]:
         """Wait for the sandbox and compile the file there; the Solution's method names (CE on failure)."""
@@ -373,13 +469,8 @@ class _Session:
             return _lost(problem, test, exc)
 
     def _new_sandbox(self) -> Sandbox:
-        sandbox = self._sandbox()
-        sandbox.start()
-        return sandbox
-
-    def _sandbox(self) -> Sandbox:
         sandbox = submission_sandbox(self.path)
-        sandbox.idle = self.idle
+        sandbox.start()
         return sandbox
 
     def close(self) -> None:
@@ -398,16 +489,15 @@ def _source_lines(source: bytes) -> list[str]:
 
 
 def _lost(problem: Problem, test: _Prepared, exc: SandboxLost) -> TestResult:
-    return TestResult(test.case.name, "TLE" if exc.timed_out else "RE", sizes=problem.sizes_of(test.case.input),
-                      note=str(test.case.meta.get("note", "")),
+    return TestResult(test.name, "TLE" if exc.timed_out else "RE", sizes=test.sizes, note=test.note,
                       message=f"the run stopped or killed its sandbox's fork server ({exc})")
 
 
 def _judge_run(problem: Problem, test: _Prepared, outcome: RunOutcome, limits: Limits,
                source_lines: list[str], keep_output: bool = False) -> TestResult:
     """A function problem's test, from what its run left behind."""
-    case, expected = test.case, test.expected
-    result = _result(case, problem, outcome)
+    expected = test.expected
+    result = _result(test, outcome)
     report = parse_report(outcome.result)
     verdict, message = _classify(outcome, report, limits)
     if verdict is None:
@@ -429,7 +519,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limi
                        source_lines: list[str], keep_output: bool = False) -> TestResult:
     """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
     while the run works on the next row, and the first wrong one ends the run."""
-    case, expected, rows = test.case, test.expected, test.rows
+    expected, rows = test.expected, test.rows
     answers: list[np.ndarray] = []
     failure: dict = {}
     errors = [0.0, 0.0]
@@ -452,7 +542,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limi
     outcome = sandbox.interact(problem.method, (test.specs, test.blobs), rows, limits, answer_bytes, on_step)
     if outcome.judge_ended and outcome.signal == signal.SIGKILL:  # killed for lingering after its last step
         outcome = replace(outcome, signal=None)
-    result = _result(case, problem, outcome)
+    result = _result(test, outcome)
     result.max_abs_err, result.max_rel_err = errors
     report = parse_report(outcome.result)
     if outcome.judge_ended and report.get("status") is None:
@@ -482,12 +572,12 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limi
     return result
 
 
-def _result(case: TestCase, problem: Problem, outcome: RunOutcome) -> TestResult:
+def _result(test: _Prepared, outcome: RunOutcome) -> TestResult:
     """A test's result with what the operating system measured; the verdict is decided after."""
     if outcome.setup_error is not None:
         raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
     return TestResult(
-        name=case.name,
+        name=test.name,
         verdict="AC",
         time_ms=round(outcome.cpu_ms, 1),
         user_ms=round(outcome.user_ms, 1),
@@ -495,8 +585,8 @@ def _result(case: TestCase, problem: Problem, outcome: RunOutcome) -> TestResult
         output=outcome.output.decode("utf-8", errors="replace"),
         output_size=outcome.output_size,
         output_lines=outcome.output_lines,
-        sizes=problem.sizes_of(case.input),
-        note=str(case.meta.get("note", "")),
+        sizes=test.sizes,
+        note=test.note,
     )
 
 

@@ -15,27 +15,29 @@ seccomp binding is missing, the judge refuses with one line saying what is missi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import queue
 import select
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from dataclasses import dataclass
+import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
 
 from judge.inside import wire
-from judge.inside.walls import landlock_abi
 from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args, bwrap_binary, interpreter,
-                        system_dirs)
+                        problems_root, system_dirs)
 
+# What the judge imports before it launches the sandbox delays every verdict (the sandbox boots
+# while the rest loads): numpy, dataclasses, hashlib, tempfile and ctypes are imported where used.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
+
+    from judge.outcome import Limits, RunOutcome
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py")
@@ -71,43 +73,16 @@ class SandboxLost(SandboxError):
         self.timed_out = timed_out
 
 
-@dataclass
-class Limits:
-    cpu_ms: int
-    wall_ms: int
-    memory_mb: int
-
-
-@dataclass
-class RunOutcome:
-    """What the operating system reported about one task, and the bytes the task left behind."""
-
-    cpu_ms: float  # user + system: what the time limit is about
-    user_ms: float  # user alone: the program's own work (system time is mostly page faults)
-    wall_ms: float
-    memory_mb: float
-    timed_out: bool
-    exit_code: int | None
-    signal: int | None
-    output_size: int
-    output_lines: int | None
-    output: bytes
-    result: bytes
-    setup_error: str | None = None
-    judge_ended: bool = False  # interactive: the judge said `end` (a child killed after that was lingering)
-
-
 def run_label(path: Path | str) -> str:
     """What `ps` shows for a submission's sandbox: whose run it is, without any path in it."""
-    return "attention-judge-" + hashlib.sha256(str(path).encode()).hexdigest()[:16]
+    data = str(path).encode()
+    return f"attention-judge-{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def submission_sandbox(path: Path | str) -> "Sandbox":
     """The sandbox a submission file is judged in (not yet launched): named for it in `ps`, and
     refusing to start if the problems folder would be visible inside."""
-    from problems.package import ROOT as PROBLEMS_ROOT
-
-    return Sandbox(label=run_label(path), secrets=[PROBLEMS_ROOT])
+    return Sandbox(label=run_label(path), secrets=[problems_root()])
 
 
 def sandbox_processes(path: Path | str) -> set[int]:
@@ -144,9 +119,8 @@ class Sandbox:
         self.proc: subprocess.Popen | None = None
         self.mode = ""
         self.isolation = ""
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = os.fdopen(os.memfd_create("fork-server-stderr", os.MFD_CLOEXEC), "w+b")
         self._rows = self._answers = -1  # the judge's ends of the interactive step pipes
-        self.idle: Callable[[], bool] | None = None  # the judge's own work while it waits (reading tests)
         self._in_flight: dict[int, float] = {}  # runs submitted: id -> when the fork server is overdue
         self._writer: threading.Thread | None = None
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -203,6 +177,8 @@ class Sandbox:
         if mode == "bwrap":
             raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}")
         if mode in ("auto", "landlock"):
+            from judge.inside.walls import landlock_abi
+
             if landlock_abi() >= 1:
                 return self._start_plain(interp, landlock=True)
             reasons.append("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
@@ -489,14 +465,10 @@ class Sandbox:
         return _outcome(status, parts)
 
     def _receive(self, timeout: float, starting: bool = False) -> tuple[dict, list[bytes]]:
-        """The fork server's next message; until it comes, the judge's idle work is done piece by
-        piece (the wait's deadline is counted from now, whatever that work takes)."""
+        """The fork server's next message, waited for in select(): the judge's other threads (the
+        test reader, the task writer) have the interpreter meanwhile."""
         fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + timeout
-        while self.idle is not None and not select.select([fd], [], [], 0)[0]:
-            if not self.idle():
-                break
-        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        if not select.select([fd], [], [], timeout)[0]:
             message = f"no answer from the fork server within {timeout:.0f} s"
             raise SandboxError(message) if starting else SandboxLost(message, timed_out=True)
         try:
@@ -560,35 +532,6 @@ def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:
-    """The fork server's report, checked field by field: a malformed one is the run's doing."""
+    from judge.outcome import outcome_of  # not at the top: nothing of it is needed before the sandbox is launched
 
-    def number(key: str) -> float:
-        value = status.get(key)
-        if type(value) not in (int, float) or value != value or value < 0:
-            raise SandboxLost(f"the fork server's report has no valid {key}")
-        return float(value)
-
-    def optional_int(key: str) -> int | None:
-        value = status.get(key)
-        if value is not None and type(value) is not int:
-            raise SandboxLost(f"the fork server's report has no valid {key}")
-        return value
-
-    if len(parts) != 2:
-        raise SandboxLost("the fork server's report is incomplete")
-    setup_error = status.get("setup_error")
-    return RunOutcome(
-        cpu_ms=number("cpu_ms"),
-        user_ms=min(number("user_ms"), number("cpu_ms")),
-        wall_ms=number("wall_ms"),
-        memory_mb=max(0.0, number("peak_rss_kb") - number("base_rss_kb")) / 1024,
-        timed_out=status.get("timed_out") is True,
-        exit_code=optional_int("exit_code"),
-        signal=optional_int("signal"),
-        output_size=int(number("output_size")),
-        output_lines=optional_int("output_lines"),
-        output=parts[1],
-        result=parts[0],
-        setup_error=None if setup_error is None else str(setup_error)[:2000],
-        judge_ended=status.get("judge_ended") is True,
-    )
+    return outcome_of(status, parts)

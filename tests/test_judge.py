@@ -439,7 +439,42 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, out, err) == (130, "", "interrupted\n")
-    assert not workers(sub)
+    assert not workers(sub) and not _processes_naming(sub)
+
+
+@pytest.mark.parametrize("text, rule", [
+    ('{"input": {', "not valid JSON (Expecting property name enclosed in double quotes"),
+    (json.dumps({"input": {**SAMPLE_INPUT, "X": [[1.0, 2.0], [3.0]]}, "expected": [[0.0]]}),
+     "its arrays cannot be read as numbers (ValueError: "),
+])
+def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, package, text, rule):
+    """Tests are read ahead by a process of the judge's own: a broken file still ends the judging
+    with one line that names it (exit 2), and nothing is left running."""
+    broken = tmp_path / "gqa"
+    shutil.copytree(package, broken)
+    (broken / "tests" / "002-probe.json").write_text(text)
+    sub = tmp_path / "submission.py"
+    sub.write_text((GQA / "reference.py").read_text())
+    for extra in ([], ["--json"]):
+        proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(broken), *extra],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        message = json.loads(proc.stdout)["error"] if extra else proc.stderr.removeprefix("error: ")
+        assert proc.returncode == 2 and message.startswith(f"{broken / 'tests' / '002-probe.json'}: {rule}"), \
+            proc.stdout + proc.stderr
+        assert (proc.stdout if not extra else proc.stderr) == "" and message.count("\n") <= 1
+        assert not _processes_naming(sub)
+
+
+def _processes_naming(path: Path) -> list[int]:
+    """Pids of live processes whose command line names `path` (the judge and its test reader)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and str(path).encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
 
 
 def test_progress_lines_come_before_the_report():

@@ -1,0 +1,72 @@
+"""What a task in the sandbox came to: the limits it ran under and what the fork server reported.
+
+Apart from judge/sandbox.py because nothing of it is needed before the sandbox is launched, and
+the judge's start-up time, up to that launch, is part of every verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.sandbox import SandboxLost
+
+
+@dataclass
+class Limits:
+    cpu_ms: int
+    wall_ms: int
+    memory_mb: int
+
+
+@dataclass
+class RunOutcome:
+    """What the operating system reported about one task, and the bytes the task left behind."""
+
+    cpu_ms: float  # user + system: what the time limit is about
+    user_ms: float  # user alone: the program's own work (system time is mostly page faults)
+    wall_ms: float
+    memory_mb: float
+    timed_out: bool
+    exit_code: int | None
+    signal: int | None
+    output_size: int
+    output_lines: int | None
+    output: bytes
+    result: bytes
+    setup_error: str | None = None
+    judge_ended: bool = False  # interactive: the judge said `end` (a child killed after that was lingering)
+
+
+def outcome_of(status: dict, parts: list[bytes]) -> RunOutcome:
+    """The fork server's report, checked field by field: a malformed one is the run's doing."""
+
+    def number(key: str) -> float:
+        value = status.get(key)
+        if type(value) not in (int, float) or value != value or value < 0:
+            raise SandboxLost(f"the fork server's report has no valid {key}")
+        return float(value)
+
+    def optional_int(key: str) -> int | None:
+        value = status.get(key)
+        if value is not None and type(value) is not int:
+            raise SandboxLost(f"the fork server's report has no valid {key}")
+        return value
+
+    if len(parts) != 2:
+        raise SandboxLost("the fork server's report is incomplete")
+    setup_error = status.get("setup_error")
+    return RunOutcome(
+        cpu_ms=number("cpu_ms"),
+        user_ms=min(number("user_ms"), number("cpu_ms")),
+        wall_ms=number("wall_ms"),
+        memory_mb=max(0.0, number("peak_rss_kb") - number("base_rss_kb")) / 1024,
+        timed_out=status.get("timed_out") is True,
+        exit_code=optional_int("exit_code"),
+        signal=optional_int("signal"),
+        output_size=int(number("output_size")),
+        output_lines=optional_int("output_lines"),
+        output=parts[1],
+        result=parts[0],
+        setup_error=None if setup_error is None else str(setup_error)[:2000],
+        judge_ended=status.get("judge_ended") is True,
+    )
