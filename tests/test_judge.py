@@ -195,11 +195,12 @@ def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
 
 
 def test_cpu_over_the_limit_is_the_reason_even_when_the_wall_clock_fires(tmp_path, package):
-    """1.2 s of CPU then blocking: RLIMIT_CPU (2 s) never fires, the 3 s wall clock does; the report
-    names the CPU time, as it must when a loaded machine lets the wall clock fire first."""
+    """1.1 s of CPU then blocking: RLIMIT_CPU (2 s) never fires, the 3 s wall clock does; the report
+    names the CPU time, as it must when a loaded machine lets the wall clock fire first (1.1 s of
+    CPU within 3 s of wall clock still fits with 4 busy processes on 2 cores)."""
     body = """
     import time
-    while time.process_time() < 1.2:
+    while time.process_time() < 1.1:
         pass
     time.sleep(60)
     """
