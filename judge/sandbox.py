@@ -54,8 +54,11 @@ _NO_SECCOMP = (f"the seccomp binding (Python package pyseccomp, which needs the 
                f"imported by {sys.executable}: run the judge with .venv/bin/python (make judge), or set "
                f"JUDGE_SANDBOX=none to judge without walls (unsafe)")
 # Without a mount namespace a run that left root may not read a Python under root's home: what
-# numpy loads lazily is loaded by the fork server first.
-PRELOAD = ["numpy.random", "numpy.fft", "numpy.linalg"]
+# numpy loads lazily is loaded by the fork server first, and so is what the seccomp binding used
+# to bring along (ctypes.util: subprocess, threading, fcntl, tempfile...) before it was loaded in
+# a child of its own. In bubblewrap mode a run imports these itself; threading's at-fork handler
+# in the fork server would cost every run ~0.5 ms.
+PRELOAD = ["numpy.random", "numpy.fft", "numpy.linalg", "ctypes.util"]
 
 
 class SandboxError(Exception):

@@ -60,11 +60,10 @@ def main() -> None:
     landlock = config.get("landlock")  # True: required (no namespaces); "if-available": inside bubblewrap
     if landlock is True or (landlock == "if-available" and walls.landlock_abi() >= 1):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
-    seccomp = walls.seccomp_module()
-    bpf = walls.compile_filter(seccomp) if seccomp is not None else None
+    bpf = _filter_built_apart()
     wire.send(proto_out, {
         "ready": True,
-        "seccomp": seccomp is not None,
+        "seccomp": bpf is not None,
         "landlock": walls.landlock_abi(),
         "landlocked": "ruleset" in config,  # every child in a domain of its own: none can reach another
         "uid": os.geteuid(),
@@ -97,6 +96,34 @@ def main() -> None:
                 interactive.await_end(proto_in)
         else:
             return
+
+
+def _filter_built_apart():
+    """The seccomp program, built in a child of its own: the binding imports threading (through
+    ctypes.util and subprocess), whose at-fork handler would cost every run's fork ~0.5 ms of CPU
+    in this process. None where the binding or its library cannot be loaded."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read_end)
+            seccomp = walls.seccomp_module()
+            if seccomp is not None:
+                program, offsets = walls.compile_filter(seccomp)
+                wire.send(write_end, {"offsets": list(offsets)}, [program])
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    try:
+        header, blobs = wire.receive(read_end)
+        return blobs[0], tuple(header["offsets"])
+    except (EOFError, ValueError, KeyError, IndexError):
+        return None
+    finally:
+        os.close(read_end)
+        os.waitpid(pid, 0)
 
 
 def _compiled(result: bytes):
