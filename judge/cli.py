@@ -141,6 +141,8 @@ def _print(report, as_json: bool) -> None:
 def _bundled(args: argparse.Namespace) -> int:
     """Every bundled submission, judged as a user's file is, as many at once as there are cores;
     rows are printed in order as soon as they are known."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from judge import report as render
     from judge.bundled import bundled
     from judge.judging import judge_file, select_tests
@@ -155,8 +157,6 @@ def _bundled(args: argparse.Namespace) -> int:
     print(header)
     print("-" * len(header), flush=True)
     mismatches = 0
-    from concurrent.futures import ThreadPoolExecutor
-
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each judging is its own sandbox
         futures = [pool.submit(judge_file, entry.path, problem, tests) for problem, entry, tests in jobs]
         for (problem, entry, _), future in zip(jobs, futures):

@@ -9,8 +9,8 @@ import importlib.util
 import os
 import sys
 import sysconfig
-from pathlib import Path
 from collections import namedtuple
+from pathlib import Path
 
 INSIDE_DIR = "/opt/judge"  # where the fork server's own files are copied in
 INSIDE_SITE = "/opt/site"  # where numpy and the seccomp binding are bound
