@@ -219,25 +219,17 @@ class _Cases:
         return self.total
 
     def _fork_reader(self, paths: list[Path]) -> int:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the reader: never returns into the judge's stack
-            status = 1
-            try:  # it holds nothing of the judge's but its pipe (the fork server's stdin among them)
-                os.closerange(3, write_end)
-                os.closerange(write_end + 1, 1 << 16)
-                for path in paths:
-                    try:
-                        header, blobs = _prepare(self.problem, path).to_wire()
-                    except ProblemError as exc:
-                        wire.send(write_end, {"error": str(exc)})
-                        break
-                    wire.send(write_end, header, blobs)
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_end)
-        self._reader_pid = pid
+        def read(fd: int) -> None:
+            for path in paths:
+                try:
+                    header, blobs = _prepare(self.problem, path).to_wire()
+                except ProblemError as exc:
+                    wire.send(fd, {"error": str(exc)})
+                    return
+                wire.send(fd, header, blobs)
+
+        # the reader holds nothing of the judge's but its pipe (the fork server's stdin among them)
+        self._reader_pid, read_end = wire.forked_writer(read, keep_only_pipe=True)
         return read_end
 
     def _receive_from(self, fd: int) -> Callable[[], None]:
@@ -448,7 +440,7 @@ class _Session:
             except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
                 self.close()  # blamed, the others run again on a fresh fork server
                 first = min(in_flight)
-                finished[first] = _lost(problem, in_flight.pop(first), exc)
+                finished[first] = _lost(in_flight.pop(first), exc)
                 queue = sorted([*queue, *in_flight.items()], key=lambda item: item[0])
                 in_flight.clear()
             while shown in finished:
@@ -466,7 +458,7 @@ class _Session:
             return judge()
         except SandboxLost as exc:
             self.close()
-            return _lost(problem, test, exc)
+            return _lost(test, exc)
 
     def _new_sandbox(self) -> Sandbox:
         sandbox = submission_sandbox(self.path)
@@ -488,7 +480,7 @@ def _source_lines(source: bytes) -> list[str]:
     return source.decode(encoding, errors="replace").splitlines()
 
 
-def _lost(problem: Problem, test: _Prepared, exc: SandboxLost) -> TestResult:
+def _lost(test: _Prepared, exc: SandboxLost) -> TestResult:
     return TestResult(test.name, "TLE" if exc.timed_out else "RE", sizes=test.sizes, note=test.note,
                       message=f"the run stopped or killed its sandbox's fork server ({exc})")
 

