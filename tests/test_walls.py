@@ -257,6 +257,20 @@ def test_without_the_seccomp_binding_the_judge_refuses_in_one_line():
     assert proc.stderr.count("\n") == 1
 
 
+def test_a_seccomp_binding_that_cannot_load_inside_is_refused_in_one_line(tmp_path):
+    """The binding's file is there but it cannot load (its libseccomp missing, say): the fork
+    server builds the filter in a child of its own, says it has none, and the judge refuses."""
+    (tmp_path / "pyseccomp.py").write_text("raise ImportError('libseccomp.so.2: cannot open shared object file')\n")
+    proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("error: the seccomp binding (Python package pyseccomp, which needs the system's "
+                                  "libseccomp) cannot be imported by ")
+    assert proc.stderr.count("\n") == 1
+    assert not sandbox_processes(HOSTILE / "snoop.py")
+
+
 def test_an_unknown_sandbox_mode_is_refused():
     proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
                           capture_output=True, text=True, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": "off"})

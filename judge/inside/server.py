@@ -51,6 +51,7 @@ def main() -> None:
 
     config, _ = wire.receive(proto_in)
     sys.path[:0] = [str(p) for p in config.get("site", [])]
+    filter_built = _build_filter_apart()  # beside numpy's import, on the other core
     import numpy
 
     for name in config.get("preload", []):
@@ -58,7 +59,7 @@ def main() -> None:
     landlock = config.get("landlock")  # True: required (no namespaces); "if-available": inside bubblewrap
     if landlock is True or (landlock == "if-available" and walls.landlock_abi() >= 1):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
-    bpf = _filter_built_apart()
+    bpf = filter_built()
     wire.send(proto_out, {
         "ready": True,
         "seccomp": bpf is not None,
@@ -96,10 +97,11 @@ def main() -> None:
             return
 
 
-def _filter_built_apart():
-    """The seccomp program, built in a child of its own: the binding imports threading (through
-    ctypes.util and subprocess), whose at-fork handler would cost every run's fork ~0.5 ms of CPU
-    in this process. None where the binding or its library cannot be loaded."""
+def _build_filter_apart():
+    """Start building the seccomp program in a child of its own, and return what waits for it
+    (None where the binding or its library cannot be loaded). Apart, because the binding imports
+    threading (through ctypes.util and subprocess), whose at-fork handler would cost every run's
+    fork ~0.5 ms of CPU in this process; started first, so that it runs while numpy loads here."""
     def build(fd: int) -> None:
         seccomp = walls.seccomp_module()
         if seccomp is not None:
@@ -107,14 +109,18 @@ def _filter_built_apart():
             wire.send(fd, {"offsets": list(offsets)}, [program])
 
     pid, read_end = wire.forked_writer(build)
-    try:
-        header, blobs = wire.receive(read_end)
-        return blobs[0], tuple(header["offsets"])
-    except (EOFError, ValueError, KeyError, IndexError):
-        return None
-    finally:
-        os.close(read_end)
-        os.waitpid(pid, 0)
+
+    def built():
+        try:
+            header, blobs = wire.receive(read_end)
+            return blobs[0], tuple(header["offsets"])
+        except (EOFError, ValueError, KeyError, IndexError):
+            return None
+        finally:
+            os.close(read_end)
+            os.waitpid(pid, 0)
+
+    return built
 
 
 def _compiled(result: bytes):
