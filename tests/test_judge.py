@@ -196,17 +196,24 @@ def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
 
 def test_cpu_over_the_limit_is_the_reason_even_when_the_wall_clock_fires(tmp_path, package):
     """1.1 s of CPU then blocking: RLIMIT_CPU (2 s) never fires, the 3 s wall clock does; the report
-    names the CPU time, as it must when a loaded machine lets the wall clock fire first (1.1 s of
-    CPU within 3 s of wall clock still fits with 4 busy processes on 2 cores)."""
+    names the CPU time, as it must when a loaded machine lets the wall clock fire first. On a
+    machine so busy that the run got under 1 s of CPU in its 3 s, the wall clock is rightly the
+    reason: that run shows nothing about this rule, so it is tried again (up to 3 times)."""
     body = """
     import time
     while time.process_time() < 1.1:
         pass
     time.sleep(60)
     """
-    code, report = judge(tmp_path, body, package)
-    assert report["verdict"] == "TLE"
-    message = report["tests"][0]["message"]
+    for _ in range(3):
+        code, report = judge(tmp_path, body, package)
+        test = report["tests"][0]
+        assert (report["verdict"], test["verdict"]) == ("TLE", "TLE")
+        if test["time_ms"] > 1000:
+            break
+        assert test["message"].startswith("still running after 3."), test["message"]  # starved: the wall clock's word
+    message = test["message"]
+    assert test["time_ms"] > 1000, "the run never got its 1.1 s of CPU in three tries"
     assert message.startswith("used ") and message.endswith(" ms of CPU time, over the limit of 1000 ms"), message
 
 
