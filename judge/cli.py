@@ -96,18 +96,25 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
         raise UsageError("--progress goes with --json: its lines are JSON objects")
     sandbox = submission_sandbox(path)
     sandbox.launch()
+    reading = None
     try:
         from problems import load
 
         problem = load(args.problem) if args.problem else None
+        if problem is not None:  # read while numpy loads here and in the sandbox (no numpy needed)
+            from judge.reading import Cases, select_tests
+
+            reading = Cases(problem, select_tests(problem, args.tests))
         from judge import report as render
         from judge.judging import judge_file
     except BaseException:
+        if reading is not None:
+            reading.stop()
         sandbox.close()
         raise
     on_test = _progress if args.progress else None
     report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None,
-                        on_test=on_test, sandbox=sandbox)
+                        on_test=on_test, sandbox=sandbox, reading=reading)
     if enrich is not None:
         enrich(report, args.hint)
     elif args.hint:
@@ -145,7 +152,8 @@ def _bundled(args: argparse.Namespace) -> int:
 
     from judge import report as render
     from judge.bundled import bundled
-    from judge.judging import judge_file, select_tests
+    from judge.judging import judge_file
+    from judge.reading import select_tests
     from problems import Problem, all_problems, load
 
     problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()

@@ -8,15 +8,12 @@ RE (an exception or an exit before returning), WA (the returned value is wrong),
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import io
-import itertools
 import os
 import re
 import tokenize
 import signal
-import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -28,9 +25,9 @@ from judge.detect import detect_problem
 from judge.inside import wire
 from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
-from judge.sandbox import (FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost,
-                           SandboxUnavailable, encode_args, submission_sandbox)
-from problems import Problem, ProblemError, TestCase, read_test
+from judge.reading import Cases, Prepared, ReaderLost, select_tests
+from judge.sandbox import FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost, SandboxUnavailable, submission_sandbox
+from problems import Problem, ProblemError, TestCase
 
 VERDICT_NAMES = {
     "AC": "Accepted",
@@ -93,29 +90,11 @@ class Report:
         return next((t for t in self.tests if t.verdict != "AC"), None)
 
 
-def select_tests(problem: Problem, patterns: list[str] | None) -> list[Path]:
-    """The problem's tests in order, kept when a name or number matches one of the patterns."""
-    files = problem.test_files()
-    if not files:
-        raise ProblemError(f"{problem.tests_dir}: no stored tests (run make testcases)")
-    if not patterns:
-        return files
-    kept = [f for f in files if any(_matches(f.stem, p) for p in patterns)]
-    if not kept:
-        raise ProblemError(f"--tests {' '.join(patterns)}: no test of {problem.slug} matches "
-                           f"(names look like {files[0].stem})")
-    return kept
-
-
-def _matches(name: str, pattern: str) -> bool:
-    number = name.partition("-")[0]
-    return fnmatch.fnmatchcase(name, pattern) or name == pattern or number == pattern.zfill(len(number))
-
-
 def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
                time_limit_ms: int | None = None, patterns: list[str] | None = None,
                cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
-               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None) -> Report:
+               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None,
+               reading: Cases | None = None) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
@@ -125,31 +104,38 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
     is told of each test as soon as it is judged (the web page shows verdicts as they come).
     `sandbox`: one launched already by `submission_sandbox(path)` (the command line launches it
-    before it imports numpy, so the two start together); closed here in any case.
+    before it imports numpy, so the two start together); closed here in any case. `reading`:
+    the problem's tests being read already (`Cases`, which the command line starts right after
+    the sandbox, while numpy loads); stopped here in any case.
     Raises ProblemError when the problem cannot be told or no test matches, and
     SandboxUnavailable when no sandbox with every wall can be had here.
     """
-    def make_cases(problem: Problem) -> _Cases:
+    def make_cases(problem: Problem) -> Cases:
         if cases is not None:
-            return _Cases(problem, ready=cases(problem))
-        return _Cases(problem, tests if tests is not None else select_tests(problem, patterns))
+            return Cases(problem, ready=cases(problem))
+        return Cases(problem, tests if tests is not None else select_tests(problem, patterns))
+
+    def let_go() -> None:
+        if reading is not None:
+            reading.stop()
+        if sandbox is not None:
+            sandbox.close()
 
     report = Report(problem, str(path), "AC", 0)
     try:
         source = _read_source(path, report)
     except BaseException:
-        if sandbox is not None:
-            sandbox.close()
+        let_go()
         raise
     if source is None:
-        if sandbox is not None:
-            sandbox.close()
+        let_go()
         return report
     report.source_sha256 = hashlib.sha256(source).hexdigest()
     session = _Session(path, source, sandbox)
-    todo: _Cases | None = None
+    todo: Cases | None = reading
     try:
-        todo = make_cases(problem) if problem is not None else _Cases(None, [])  # read from now on
+        if todo is None:  # read from now on
+            todo = make_cases(problem) if problem is not None else Cases(None, [])
         report.total = len(todo)
         session.launch()
         methods = session.start(report)
@@ -178,6 +164,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         raise
     except SandboxError as exc:
         report.verdict, report.message = "JE", f"the sandbox failed: {exc}"
+    except ReaderLost as exc:
+        report.verdict, report.message = "JE", str(exc)
     finally:
         if todo is not None:
             todo.stop()
@@ -185,154 +173,6 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     if report.first_failure is not None and not report.message:
         report.message = report.first_failure.message
     return report
-
-
-class _Cases:
-    """A judging's tests in order, each read (and its arrays encoded) once, ahead of the runs.
-
-    Stored tests are read by a forked process of the judge's own (it has numpy already) and come
-    back as raw arrays: parsing 3 MiB of JSON then takes the judge's interpreter for none of its
-    time, and a large file's parse never holds up the runs it hands out meanwhile (issue 8's
-    speed). A thread receives them; the judge's own thread only ever waits for one. Where the
-    judge already runs threads (judging the bundled submissions side by side, the web page), a
-    fork could inherit a lock held by one of them, so the thread reads the files itself. Tests
-    made in memory are prepared by the thread. A file that cannot be read is raised when its
-    turn comes, as a ProblemError naming it.
-    """
-
-    def __init__(self, problem: Problem | None, paths: list[Path] = (), ready: list[TestCase] = ()):
-        self.problem = problem
-        self.total = len(paths) + len(ready)
-        self._read: list[_Prepared | BaseException | None] = []
-        self._arrived = threading.Condition()
-        self._stopped = False
-        self._reader_pid = 0
-        if not self.total:
-            return
-        if paths and not ready and threading.active_count() == 1:
-            work = self._receive_from(self._fork_reader(list(paths)))
-        else:
-            work = self._read_here([*ready, *paths])
-        threading.Thread(target=work, name="test-reader", daemon=True).start()
-
-    def __len__(self) -> int:
-        return self.total
-
-    def _fork_reader(self, paths: list[Path]) -> int:
-        def read(fd: int) -> None:
-            for path in paths:
-                try:
-                    header, blobs = _prepare(self.problem, path).to_wire()
-                except ProblemError as exc:
-                    wire.send(fd, {"error": str(exc)})
-                    return
-                wire.send(fd, header, blobs)
-
-        # the reader holds nothing of the judge's but its pipe (the fork server's stdin among them)
-        self._reader_pid, read_end = wire.forked_writer(read, keep_only_pipe=True)
-        return read_end
-
-    def _receive_from(self, fd: int) -> Callable[[], None]:
-        def receive() -> None:
-            try:
-                for _ in range(self.total):
-                    header, blobs = wire.receive(fd)
-                    if "error" in header:
-                        self._arrive(ProblemError(str(header["error"])))
-                        return
-                    self._arrive(_Prepared.from_wire(header, blobs))
-            except BaseException as exc:  # the judge's thread waits for an item: it must get one
-                self._arrive(SandboxError(f"the judge's test reader stopped ({type(exc).__name__}: {exc})"))
-            finally:
-                os.close(fd)
-                os.waitpid(self._reader_pid, 0)
-        return receive
-
-    def _read_here(self, items: list[TestCase | Path]) -> Callable[[], None]:
-        def read() -> None:
-            for item in items:
-                if self._stopped:
-                    return
-                try:
-                    self._arrive(_prepare(self.problem, item))
-                except BaseException as exc:  # raised in the judge's thread, when this test's turn comes
-                    self._arrive(exc)
-                    return
-        return read
-
-    def _arrive(self, item: _Prepared | BaseException) -> None:
-        with self._arrived:
-            self._read.append(item)
-            self._arrived.notify()
-
-    def __iter__(self) -> Iterator[_Prepared]:
-        for index in range(self.total):
-            with self._arrived:
-                while len(self._read) <= index:
-                    self._arrived.wait()
-                item, self._read[index] = self._read[index], None  # its run holds it from here
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
-    def stop(self) -> None:
-        """Read nothing more: the judging has ended (early, or with every test read)."""
-        self._stopped = True
-        if self._reader_pid:
-            try:
-                os.kill(self._reader_pid, signal.SIGKILL)  # reaped by the receiving thread
-            except ProcessLookupError:
-                pass
-
-
-def _prepare(problem: Problem, item: TestCase | Path) -> "_Prepared":
-    """A test made in memory, or a stored one read; a stored one that cannot be encoded (ragged
-    or non-numeric arrays, which the validator refuses) is a ProblemError naming its file."""
-    if isinstance(item, TestCase):
-        return _Prepared.of(problem, item)
-    case = read_test(problem, item)
-    try:
-        return _Prepared.of(problem, case)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ProblemError(f"{item}: its arrays cannot be read as numbers ({type(exc).__name__}: {exc})") from None
-
-
-@dataclass
-class _Prepared:
-    """A test as the wire carries it: its arguments encoded, its expected output as an array,
-    and what the report shows of it."""
-
-    name: str
-    note: str
-    sizes: dict[str, int]
-    specs: list[dict]  # the arguments of the method (interactive: of the constructor)
-    blobs: list[bytes]
-    expected: np.ndarray
-    rows: np.ndarray | None  # interactive: the stream, one row per step
-
-    @classmethod
-    def of(cls, problem: Problem, case: TestCase) -> "_Prepared":
-        names = problem.constructor if problem.interactive else problem.arg_names
-        specs, blobs = encode_args([case.input[name] for name in names])
-        rows = (np.ascontiguousarray(case.input[problem.stream], dtype=np.float64) if problem.interactive
-                else None)
-        return cls(case.name, str(case.meta.get("note", "")), problem.sizes_of(case.input), specs, blobs,
-                   np.asarray(case.expected, dtype=np.float64), rows)
-
-    def to_wire(self) -> tuple[dict, list[bytes]]:
-        """For the reader's pipe (trusted: both ends are the judge's)."""
-        arrays = [a for a in (self.expected, self.rows) if a is not None]
-        header = {"name": self.name, "note": self.note, "sizes": self.sizes, "specs": self.specs,
-                  "shapes": [list(a.shape) for a in arrays]}
-        return header, [*self.blobs, *(np.ascontiguousarray(a).tobytes() for a in arrays)]
-
-    @classmethod
-    def from_wire(cls, header: dict, blobs: list[bytes]) -> "_Prepared":
-        count = len(blobs) - len(header["shapes"])
-        arrays = [np.frombuffer(blob, dtype=np.float64).reshape(shape)
-                  for blob, shape in zip(blobs[count:], header["shapes"])]
-        return cls(header["name"], header["note"], header["sizes"], header["specs"], blobs[:count],
-                   arrays[0], arrays[1] if len(arrays) > 1 else None)
 
 
 def _read_source(path: Path, report: Report) -> bytes | None:
@@ -405,18 +245,18 @@ class _Session:
             report.verdict, report.message = "CE", text(reply, "message", "no class Solution")
         return report.verdict != "CE"  # anything else (a slow or hungry import) the tests judge
 
-    def results(self, problem: Problem, todo: "_Cases", limits: Limits, keep_output: bool) -> Iterator[TestResult]:
+    def results(self, problem: Problem, todo: "Cases", limits: Limits, keep_output: bool) -> Iterator[TestResult]:
         """Each test's result, in order. A function problem's runs go as many at once as the
         sandbox has lanes (each in its own child, its own CPU time); the caller may stop early,
         and closing the session then ends the runs still in flight."""
-        if problem.interactive:
-            for test in todo:
+        if problem.interactive:  # one at a time, read in order
+            for _, test in todo:
                 yield self._guarded(problem, test, lambda: _judge_interactive(
                     self._live(), problem, test, limits, self.source_lines, keep_output))
             return
-        tests, numbers = iter(todo), itertools.count()
-        queue: list[tuple[int, _Prepared]] = []  # tests to run again on a fresh fork server
-        in_flight: dict[int, _Prepared] = {}
+        tests = iter(todo)  # (index, test), the largest first: the numbers are the indices
+        queue: list[tuple[int, Prepared]] = []  # tests to run again on a fresh fork server
+        in_flight: dict[int, Prepared] = {}
         finished: dict[int, TestResult] = {}
         shown = 0
         while True:
@@ -424,8 +264,8 @@ class _Session:
             while len(in_flight) < sandbox.lanes:
                 if queue:
                     number, test = queue.pop(0)
-                elif (test := next(tests, None)) is not None:
-                    number = next(numbers)
+                elif (item := next(tests, None)) is not None:
+                    number, test = item
                 else:
                     break
                 in_flight[number] = test
@@ -453,7 +293,7 @@ class _Session:
             self.sandbox.compile(self.source, self.path.name, COMPILE_LIMITS)
         return self.sandbox
 
-    def _guarded(self, problem: Problem, test: _Prepared, judge: Callable[[], TestResult]) -> TestResult:
+    def _guarded(self, problem: Problem, test: Prepared, judge: Callable[[], TestResult]) -> TestResult:
         try:
             return judge()
         except SandboxLost as exc:
@@ -480,12 +320,12 @@ def _source_lines(source: bytes) -> list[str]:
     return source.decode(encoding, errors="replace").splitlines()
 
 
-def _lost(test: _Prepared, exc: SandboxLost) -> TestResult:
+def _lost(test: Prepared, exc: SandboxLost) -> TestResult:
     return TestResult(test.name, "TLE" if exc.timed_out else "RE", sizes=test.sizes, note=test.note,
                       message=f"the run stopped or killed its sandbox's fork server ({exc})")
 
 
-def _judge_run(problem: Problem, test: _Prepared, outcome: RunOutcome, limits: Limits,
+def _judge_run(problem: Problem, test: Prepared, outcome: RunOutcome, limits: Limits,
                source_lines: list[str], keep_output: bool = False) -> TestResult:
     """A function problem's test, from what its run left behind."""
     expected = test.expected
@@ -507,7 +347,7 @@ def _judge_run(problem: Problem, test: _Prepared, outcome: RunOutcome, limits: L
     return result
 
 
-def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limits: Limits,
+def _judge_interactive(sandbox: Sandbox, problem: Problem, test: Prepared, limits: Limits,
                        source_lines: list[str], keep_output: bool = False) -> TestResult:
     """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
     while the run works on the next row, and the first wrong one ends the run."""
@@ -564,7 +404,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: _Prepared, limi
     return result
 
 
-def _result(test: _Prepared, outcome: RunOutcome) -> TestResult:
+def _result(test: Prepared, outcome: RunOutcome) -> TestResult:
     """A test's result with what the operating system measured; the verdict is decided after."""
     if outcome.setup_error is not None:
         raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")

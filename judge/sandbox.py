@@ -381,7 +381,7 @@ class Sandbox:
 
     def interact(self, method: str, args: tuple[list[dict], list[bytes]], rows: np.ndarray, limits: Limits,
                  result_bytes: int, on_step: Callable[[int, bytes], bool]) -> RunOutcome:
-        """An interactive run: Solution(*args) (encoded by `encode_args`), then `method` called with
+        """An interactive run: Solution(*args) (encoded by `judge.reading.encode_args`), then `method` called with
         each row of `rows` in turn.
 
         Row t+1 is sent into the sandbox only after step t's answer came back; on_step(t, answer)
@@ -549,24 +549,6 @@ class Sandbox:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
-
-
-def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
-    """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
-    import numpy as np  # here, not at the top: the sandbox is launched before the judge imports numpy
-
-    specs, blobs = [], []
-    for value in args:
-        if isinstance(value, list):
-            array = np.asarray(value)
-            if array.dtype.kind not in "iuf":
-                array = array.astype(np.float64)
-            specs.append({"kind": "array", "dtype": array.dtype.str, "shape": list(array.shape),
-                          "blob": len(blobs)})
-            blobs.append(np.ascontiguousarray(array).tobytes())
-        else:
-            specs.append({"kind": "value", "value": value})
-    return specs, blobs
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:

@@ -524,3 +524,70 @@ def test_runs_side_by_side_are_reported_in_test_order(tmp_path):
     events = [json.loads(line) for line in proc.stdout.splitlines()[:-1]]
     assert [(e["index"], e["name"][:3], e["verdict"]) for e in events] == [(1, "001", "WA"), (2, "002", "AC"),
                                                                             (3, "003", "AC")]
+
+
+def test_large_tests_run_first_but_the_report_keeps_the_tests_order(tmp_path):
+    """The largest stored test is read and run first, beside the small ones (issue 8's speed);
+    the report still lists the tests in order and stops at the first failure in that order, and
+    the large run still in flight is ended with the judging."""
+    from judge.reading import _apart
+
+    files = sorted((GQA / "tests").glob("*.json"))
+    rest, large = _apart(list(enumerate(files)))
+    assert [files[i].stem for i, _ in large] == ["024-large", "023-soft"]  # largest first
+    assert [i for i, _ in rest] == list(range(22))  # the others keep their order
+    body = """\
+        if len(X) == 512:  # 024-large: spin past the limit
+            while True:
+                pass
+        if len(X) == 4:  # 003-edge: a wrong answer
+            return np.zeros((4, 6))
+        return super().grouped_query_attention(X, *rest)
+    """
+    header = (GQA / "reference.py").read_text() + textwrap.dedent("""
+        _Right = Solution
+
+
+        class Solution(_Right):
+            def grouped_query_attention(self, X, *rest):
+        """)
+    tests = ["--tests", "001", "002", "003", "024"]
+    code, report = judge(tmp_path, body, GQA, *tests, header=header)
+    assert (code, report["verdict"], report["total"]) == (1, "WA", 4)
+    assert [(t["name"], t["verdict"]) for t in report["tests"]] == [
+        ("001-sample", "AC"), ("002-edge", "AC"), ("003-edge", "WA")]
+    code, report = judge(tmp_path, body, GQA, *tests, "--all", header=header)
+    assert [(t["name"], t["verdict"]) for t in report["tests"]] == [
+        ("001-sample", "AC"), ("002-edge", "AC"), ("003-edge", "WA"), ("024-large", "TLE")]
+    assert report["verdict"] == "WA" and report["message"].startswith("row 0")
+
+
+@pytest.mark.parametrize("value", [
+    [1.5, 2, -3e-300], [1, 2, 3], [True, False], [True, 2], [], [[]], [[1, 2], [3, 4]],
+    [[[0.1, 0.2]], [[0.3, 0.4]]], [2**70, 1], [float("nan"), float("inf")], [[1], [2.5]],
+])
+def test_tests_are_encoded_as_numpy_would_read_them(value):
+    """The judge reads stored tests without numpy (so it starts before numpy loads): each array
+    must reach the run with the dtype, shape and bytes that numpy.asarray would have given it."""
+    import numpy as np
+
+    from judge.reading import encode_array
+
+    expected = np.asarray(value)
+    if expected.dtype.kind not in "iuf":
+        expected = expected.astype(np.float64)
+    dtype, shape, data = encode_array(value)
+    assert (dtype, tuple(shape)) == (expected.dtype.str, expected.shape)
+    assert data == expected.tobytes()
+    assert encode_array(value, floats=True)[2] == np.asarray(value, dtype=np.float64).tobytes()
+
+
+@pytest.mark.parametrize(("value", "error"), [
+    ([[1, 2], [3]], ValueError), ([[1, 2], 3], ValueError), ([1, [2]], TypeError), ([None], TypeError),
+    (["1.5"], TypeError),
+])
+def test_arrays_that_are_not_numbers_are_refused(value, error):
+    from judge.reading import encode_array
+
+    with pytest.raises(error):
+        encode_array(value)

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import select
 import signal
 import struct
 import sys
 import time
+from typing import NamedTuple
 
 import interactive  # the judge's boot command puts this folder on the path (judge/sandbox.py, _boot)
 import walls
@@ -82,7 +84,7 @@ def main() -> None:
             source, filename, code = blobs[0], header["filename"], None
         if kind in ("compile", "check", "run", "interact"):
             task = {"kind": kind, "source": source, "filename": filename, "method": header.get("method"),
-                    "code": code, "args": _decode_args(header.get("args", []), blobs) if kind != "compile" else []}
+                    "code": code, "args": (header.get("args", []) if kind != "compile" else [], blobs)}
             if kind == "run":  # alongside other runs: reported with its id when done
                 runs.start(task, header["limits"], header.get("id"))
                 continue
@@ -137,7 +139,12 @@ def _compiled(result: bytes):
 
 
 def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
-    """Rebuild the arguments as the plain lists and ints a JSON decoder would have produced."""
+    """Rebuild the arguments as the plain lists and ints a JSON decoder would have produced.
+
+    Done in the run's child, before its walls go up and its CPU and memory baselines are taken:
+    a large test's lists (~0.5 M floats for masked's largest) then never sit in this process,
+    where they held up the other lane's fork and report and made every fork copy more, and
+    the run's own objects are its own, not copy-on-write pages of this process's."""
     import numpy as np
 
     args = []
@@ -189,7 +196,7 @@ class _Child:
     def finish(self) -> tuple[dict, bytes, bytes]:
         # The walls' word is read only now: the child wrote it (8 bytes, or a short failure) into a
         # pipe's buffer and never waits on it, so no child can hold the fork server here.
-        base_rss_kb, setup_error = _read_setup(self.base_r)
+        base, setup_error = _read_setup(self.base_r)
         _, wait_status, usage = os.wait4(self.pid, 0)
         if self.pidfd is not None:
             os.close(self.pidfd)
@@ -201,12 +208,12 @@ class _Child:
         output = os.pread(self.output_fd, limits["output_keep_bytes"], 0)
         os.close(self.result_fd)
         os.close(self.output_fd)
-        status = {
-            "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
-            "user_ms": usage.ru_utime * 1000,
+        status = {  # the run's own CPU time: from the moment the file's import begins
+            "cpu_ms": max(0.0, (usage.ru_utime + usage.ru_stime) * 1000 - base.cpu_ms),
+            "user_ms": max(0.0, usage.ru_utime * 1000 - base.user_ms),
             "wall_ms": wall_ms,
             "peak_rss_kb": usage.ru_maxrss,
-            "base_rss_kb": base_rss_kb,
+            "base_rss_kb": base.rss_kb,
             "setup_error": setup_error,
             "timed_out": self.timed_out,
             "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
@@ -249,12 +256,29 @@ def _count_lines(fd: int, size: int) -> int:
     return lines + (last != b"\n")
 
 
-def _read_setup(fd: int) -> tuple[int, str | None]:
-    """The child's word on its walls, from a pipe it closes before any submission code runs.
+class _Base(NamedTuple):
+    """What the child had used when its walls were up, just before the submission's code runs:
+    the run is charged from there. Its resident size (a forked child inherits its parent's pages,
+    so only a figure taken in the child separates the run's own memory), and its CPU time (the
+    fork, decoding the arguments, the walls: the judge's work, not the run's)."""
 
-    Eight bytes are the resident size once the walls are up (a forked child inherits its parent's
-    pages, so only a figure taken in the child separates the run's own memory); anything else
-    means the walls did not go up and nothing of the submission ran.
+    rss_kb: int = 0
+    user_ms: float = 0.0
+    cpu_ms: float = 0.0
+
+
+_BASE = struct.Struct(">2sQQQ")  # b"OK", resident KiB, user and user+system CPU in microseconds
+
+
+def _base_now(rss_kb: int) -> bytes:
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # what wait4 will say, to the microsecond
+    return _BASE.pack(b"OK", rss_kb, round(usage.ru_utime * 1e6), round((usage.ru_utime + usage.ru_stime) * 1e6))
+
+
+def _read_setup(fd: int) -> tuple[_Base, str | None]:
+    """The child's word on its walls, from a pipe it closes before any submission code runs:
+    its baseline (`_Base`) once they are up, or anything else when they did not go up and
+    nothing of the submission ran.
     """
     data = b""
     try:
@@ -265,9 +289,10 @@ def _read_setup(fd: int) -> tuple[int, str | None]:
             data += chunk
     finally:
         os.close(fd)
-    if len(data) == 8:
-        return struct.unpack(">Q", data)[0], None
-    return 0, data[1:].decode(errors="replace") or "the child ended while putting up its walls"
+    if len(data) == _BASE.size and data.startswith(b"OK"):
+        _, rss_kb, user_us, cpu_us = _BASE.unpack(data)
+        return _Base(rss_kb, user_us / 1000, cpu_us / 1000), None
+    return _Base(), data[1:].decode(errors="replace") or "the child ended while putting up its walls"
 
 
 def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
@@ -325,6 +350,7 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         keep = {0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0}
         walls.close_all_but(keep | {task[k] for k in ("step_in", "step_out") if k in task})
         walls.leave_root(config["run_uid"])
+        args = _decode_args(*task["args"])
         walls.set_limits(limits)
         base_rss_kb = walls.memory_baseline()
         if ruleset is not None:
@@ -334,7 +360,7 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         elif config.get("require_seccomp", True):
             raise OSError("the seccomp binding is missing")
         runner = Runner(result_fd, task["filename"])
-        os.write(base_fd, struct.pack(">Q", base_rss_kb))
+        os.write(base_fd, _base_now(base_rss_kb))
         os.close(base_fd)
     except BaseException as exc:  # the walls failed: say so on the pipe and run nothing
         try:
@@ -347,7 +373,7 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
     elif task["kind"] == "check":
         runner.check(task["source"], task["method"], task["code"])
     elif task["kind"] == "interact":
-        runner.interact(task["source"], task["method"], task["args"], task["code"], task["step_in"], task["step_out"])
+        runner.interact(task["source"], task["method"], args, task["code"], task["step_in"], task["step_out"])
     else:
-        runner.run(task["source"], task["method"], task["args"], task["code"])
+        runner.run(task["source"], task["method"], args, task["code"])
     os._exit(0)

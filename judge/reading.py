@@ -1,0 +1,281 @@
+"""Reading a judging's tests: which stored files, in which order, read by whom, encoded for the wire.
+
+Nothing here imports numpy, so the command line can start reading the tests right after it
+launches the sandbox, while numpy loads in the judge and in the sandbox (issue 8's speed):
+a test's JSON is parsed and its arrays packed as raw bytes with the standard library alone
+(`encode_array`). The judge turns the expected output into an array when it checks a run.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import signal
+import sys
+import threading
+from array import array
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from judge.inside import wire
+from problems import Problem, ProblemError, TestCase, read_test
+
+if TYPE_CHECKING:
+    import numpy as np
+
+LARGE_FILE_BYTES = 256 << 10  # a test file this large takes ~5 ms or more to parse
+_ORDER = "<" if sys.byteorder == "little" else ">"  # array's bytes are native, as numpy's dtype.str says
+
+
+class ReaderLost(Exception):
+    """A reader process of the judge's own stopped before it sent every test: the judge's fault."""
+
+
+def select_tests(problem: Problem, patterns: list[str] | None) -> list[Path]:
+    """The problem's tests in order, kept when a name or number matches one of the patterns."""
+    files = problem.test_files()
+    if not files:
+        raise ProblemError(f"{problem.tests_dir}: no stored tests (run make testcases)")
+    if not patterns:
+        return files
+    kept = [f for f in files if any(_matches(f.stem, p) for p in patterns)]
+    if not kept:
+        raise ProblemError(f"--tests {' '.join(patterns)}: no test of {problem.slug} matches "
+                           f"(names look like {files[0].stem})")
+    return kept
+
+
+def _matches(name: str, pattern: str) -> bool:
+    number = name.partition("-")[0]
+    return fnmatch.fnmatchcase(name, pattern) or name == pattern or number == pattern.zfill(len(number))
+
+
+class Cases:
+    """A judging's tests, each read (and its arrays encoded) once, ahead of the runs; iterated as
+    (index, test) as they are read, a large one first (the order they run in).
+
+    Stored tests are read by forked processes of the judge's own and come back as raw arrays:
+    parsing 3 MiB of JSON then takes the judge's interpreter for none of its time. A function
+    problem's large files (`_apart`) are read by a reader of their own, largest first, beside
+    the one that reads the others in order: the small tests run as soon as the sandbox is up,
+    and the longest run starts as soon as its file is read, beside them, instead of last and
+    alone (masked's 3.9 MiB test, read and run after the 31 others, was a third of its judging).
+    The report still lists, and stops at the first failure, in the tests' own order. An
+    interactive problem's tests run one at a time: one reader, in order.
+
+    A thread receives each reader's tests; the judge's own thread only ever waits for one. Where
+    the judge already runs threads (judging the bundled submissions side by side, the web page),
+    a fork could inherit a lock held by one of them, so a thread reads the files itself, in the
+    same order. Tests made in memory are prepared by the thread. A file that cannot be read is
+    raised when it comes, as a ProblemError naming it; `stop` must be called in any case.
+    """
+
+    def __init__(self, problem: Problem | None, paths: list[Path] = (), ready: list[TestCase] = ()):
+        self.problem = problem
+        self.total = len(paths) + len(ready)
+        self._read: list[tuple[int, Prepared | BaseException]] = []  # read, not yet handed out
+        self._first: set[int] = set()  # the large tests: handed out before the others read already
+        self._arrived = threading.Condition()
+        self._stopped = False
+        self._reader_pids: list[int] = []
+        if not self.total:
+            return
+        items = list(enumerate([*ready, *paths]))
+        groups = [items] if problem is None or problem.interactive else _apart(items)
+        if len(groups) > 1:
+            self._first = {index for index, _ in groups[1]}
+        if paths and not ready and threading.active_count() == 1:
+            # every reader is forked before any receiving thread starts: none inherits its locks
+            work = [self._receive_from(*self._fork_reader(group), len(group)) for group in groups]
+        else:
+            work = [self._read_here([pair for group in groups for pair in group])]
+        for receive in work:
+            threading.Thread(target=receive, name="test-reader", daemon=True).start()
+
+    def __len__(self) -> int:
+        return self.total
+
+    def _fork_reader(self, todo: list[tuple[int, Path]]) -> tuple[int, int]:
+        def read(fd: int) -> None:
+            for index, path in todo:
+                try:
+                    header, blobs = prepare(self.problem, path).to_wire()
+                except ProblemError as exc:
+                    wire.send(fd, {"error": str(exc), "index": index})
+                    return
+                wire.send(fd, dict(header, index=index), blobs)
+
+        # a reader holds nothing of the judge's but its pipe (the fork server's stdin among them)
+        pid, read_end = wire.forked_writer(read, keep_only_pipe=True)
+        self._reader_pids.append(pid)
+        return pid, read_end
+
+    def _receive_from(self, pid: int, fd: int, count: int) -> Callable[[], None]:
+        def receive() -> None:
+            try:
+                for _ in range(count):
+                    header, blobs = wire.receive(fd)
+                    if "error" in header:
+                        self._arrive(header["index"], ProblemError(str(header["error"])))
+                        return
+                    self._arrive(header["index"], Prepared.from_wire(header, blobs))
+            except BaseException as exc:  # the judge's thread waits for an item: it must get one
+                self._arrive(-1, ReaderLost(f"the judge's test reader stopped ({type(exc).__name__}: {exc})"))
+            finally:
+                os.close(fd)
+                os.waitpid(pid, 0)
+        return receive
+
+    def _read_here(self, todo: list[tuple[int, TestCase | Path]]) -> Callable[[], None]:
+        def read() -> None:
+            for index, item in todo:
+                if self._stopped:
+                    return
+                try:
+                    self._arrive(index, prepare(self.problem, item))
+                except BaseException as exc:  # raised in the judge's thread when it comes
+                    self._arrive(index, exc)
+                    return
+        return read
+
+    def _arrive(self, index: int, item: Prepared | BaseException) -> None:
+        with self._arrived:
+            self._read.append((index, item))
+            self._arrived.notify()
+
+    def __iter__(self) -> Iterator[tuple[int, Prepared]]:
+        """Each test once read: a large one before the others read already, else the earliest."""
+        for _ in range(self.total):
+            with self._arrived:
+                while not self._read:
+                    self._arrived.wait()
+                first = next((n for n, (index, _) in enumerate(self._read) if index in self._first), 0)
+                index, item = self._read.pop(first)  # its run holds it from here
+            if isinstance(item, BaseException):
+                raise item
+            yield index, item
+
+    def stop(self) -> None:
+        """Read nothing more: the judging has ended (early, or with every test read)."""
+        self._stopped = True
+        for pid in self._reader_pids:
+            try:
+                os.kill(pid, signal.SIGKILL)  # reaped by its receiving thread
+            except ProcessLookupError:
+                pass
+
+
+def _apart(items: list[tuple[int, TestCase | Path]]) -> list[list[tuple[int, TestCase | Path]]]:
+    """The tests in reading groups: the stored files of at least LARGE_FILE_BYTES and a quarter
+    of the largest's size, largest first, apart from the others, which keep their order (a
+    failure among them is then still met early). One group when there is nothing to set apart."""
+    sizes = {}
+    for index, item in items:
+        try:
+            sizes[index] = item.stat().st_size if isinstance(item, Path) else 0
+        except OSError:
+            sizes[index] = 0  # reading it will name the problem
+    bound = max(LARGE_FILE_BYTES, max(sizes.values()) / 4)
+    large = sorted((pair for pair in items if sizes[pair[0]] >= bound), key=lambda pair: -sizes[pair[0]])
+    rest = [pair for pair in items if sizes[pair[0]] < bound]
+    return [rest, large] if large and rest else [items]
+
+
+def prepare(problem: Problem, item: TestCase | Path) -> Prepared:
+    """A test made in memory, or a stored one read; a stored one whose arrays cannot be encoded
+    (ragged or non-numeric, which the validator refuses) is a ProblemError naming its file."""
+    if isinstance(item, TestCase):
+        return Prepared.of(problem, item)
+    case = read_test(problem, item)
+    try:
+        return Prepared.of(problem, case)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ProblemError(f"{item}: its arrays cannot be read as numbers ({type(exc).__name__}: {exc})") from None
+
+
+@dataclass
+class Prepared:
+    """A test as the wire carries it: its arguments encoded, its expected output (and an
+    interactive problem's stream) as float64 bytes with their shapes, and what the report shows."""
+
+    name: str
+    note: str
+    sizes: dict[str, int]
+    specs: list[dict]  # the arguments of the method (interactive: of the constructor)
+    blobs: list[bytes]
+    arrays: list[tuple[list[int], bytes]]  # the expected output; interactive: then the stream
+
+    @classmethod
+    def of(cls, problem: Problem, case: TestCase) -> Prepared:
+        names = problem.constructor if problem.interactive else problem.arg_names
+        specs, blobs = encode_args([case.input[name] for name in names])
+        arrays = [encode_array(case.expected, floats=True)[1:]]
+        if problem.interactive:
+            arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])
+        return cls(case.name, str(case.meta.get("note", "")), problem.sizes_of(case.input), specs, blobs, arrays)
+
+    @cached_property
+    def expected(self) -> np.ndarray:
+        return self._array(0)
+
+    @cached_property
+    def rows(self) -> np.ndarray | None:
+        """Interactive: the stream, one row per step."""
+        return self._array(1) if len(self.arrays) > 1 else None
+
+    def _array(self, which: int) -> np.ndarray:
+        import numpy as np
+
+        shape, data = self.arrays[which]
+        return np.frombuffer(data, dtype=np.float64).reshape(shape)
+
+    def to_wire(self) -> tuple[dict, list[bytes]]:
+        """For a reader's pipe (trusted: both ends are the judge's)."""
+        header = {"name": self.name, "note": self.note, "sizes": self.sizes, "specs": self.specs,
+                  "shapes": [shape for shape, _ in self.arrays]}
+        return header, [*self.blobs, *(data for _, data in self.arrays)]
+
+    @classmethod
+    def from_wire(cls, header: dict, blobs: list[bytes]) -> Prepared:
+        count = len(blobs) - len(header["shapes"])
+        return cls(header["name"], header["note"], header["sizes"], header["specs"], blobs[:count],
+                   list(zip(header["shapes"], blobs[count:])))
+
+
+def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
+    """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
+    specs, blobs = [], []
+    for value in args:
+        if isinstance(value, list):
+            dtype, shape, data = encode_array(value)
+            specs.append({"kind": "array", "dtype": dtype, "shape": shape, "blob": len(blobs)})
+            blobs.append(data)
+        else:
+            specs.append({"kind": "value", "value": value})
+    return specs, blobs
+
+
+def encode_array(value: list, floats: bool = False) -> tuple[str, list[int], bytes]:
+    """A nested list of numbers as (dtype, shape, native bytes), as numpy.asarray would make it:
+    int64 when every number is an int, float64 otherwise (or when `floats`). ValueError for a
+    ragged list, TypeError for anything that is not a number."""
+    shape, level = [], value
+    while isinstance(level, list):
+        shape.append(len(level))
+        level = level[0] if level else None
+    flat = value
+    for width in shape[1:]:
+        if any(type(row) is not list or len(row) != width for row in flat):
+            raise ValueError(f"the nested lists are ragged (shape {shape} from their first elements)")
+        flat = list(chain.from_iterable(flat))
+    if not floats and flat and type(flat[0]) in (int, bool):
+        kinds = set(map(type, flat))
+        if kinds <= {int, bool} and int in kinds:  # numpy: ints (with bools among them) are int64
+            try:
+                return f"{_ORDER}i8", shape, array("q", flat).tobytes()
+            except OverflowError:  # past int64: numpy keeps objects, the judge made them floats
+                pass
+    return f"{_ORDER}f8", shape, array("d", flat).tobytes()  # a list among the numbers: TypeError
