@@ -1,4 +1,4 @@
-"""What a run can see: the interpreter's own files, numpy, the seccomp binding and the system's
+"""What a run can see: the interpreter's own files, numpy and the system's
 libraries, and nothing else. The same list is bubblewrap's read-only binds and Landlock's
 readable paths, so the two modes show a run the same files.
 """
@@ -13,13 +13,13 @@ from collections import namedtuple
 from pathlib import Path
 
 INSIDE_DIR = "/opt/judge"  # where the fork server's own files are copied in
-INSIDE_SITE = "/opt/site"  # where numpy and the seccomp binding are bound
+INSIDE_SITE = "/opt/site"  # where numpy is bound
 NOBODY = 65534  # the unprivileged host uid a run executes as whenever the judge is root
 
 
 # executable: the interpreter's real path; binds: (host path, path in the sandbox) of it, its
 # standard library and libpython; hide: directories inside those binds to cover with an empty one;
-# site: numpy and the seccomp binding as (host path, name under INSIDE_SITE). A named tuple, not a
+# site: numpy (and numpy.libs) as (host path, name under INSIDE_SITE). A named tuple, not a
 # dataclass: this module is imported before the sandbox is launched, dataclasses takes ~7 ms.
 Interpreter = namedtuple("Interpreter", "executable binds hide site")
 
@@ -45,16 +45,7 @@ def interpreter() -> Interpreter:
     site = [(str(numpy_dir), "numpy")]
     if (numpy_dir.parent / "numpy.libs").is_dir():
         site.append((str(numpy_dir.parent / "numpy.libs"), "numpy.libs"))
-    seccomp = _seccomp_file()
-    if seccomp is not None:
-        site.append((seccomp, os.path.basename(seccomp)))
     return Interpreter(executable, [b for b in binds if not b[0].startswith("/usr/")], hide, site)
-
-
-def _seccomp_file() -> str | None:
-    """The binding's file; whether it loads (it needs the system's libseccomp) the fork server says."""
-    origin = _origin("pyseccomp")
-    return str(Path(origin).resolve()) if origin else None
 
 
 def problems_root() -> str:

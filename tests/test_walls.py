@@ -258,8 +258,9 @@ def test_without_the_seccomp_binding_the_judge_refuses_in_one_line():
 
 
 def test_a_seccomp_binding_that_cannot_load_inside_is_refused_in_one_line(tmp_path):
-    """The binding's file is there but it cannot load (its libseccomp missing, say): the fork
-    server builds the filter in a child of its own, says it has none, and the judge refuses."""
+    """The binding's file is there but it cannot load (its libseccomp missing, say): the judge,
+    which builds the filter for its fork servers, has none to give; the fork server says it has
+    no seccomp, and the judge refuses before any run."""
     (tmp_path / "pyseccomp.py").write_text("raise ImportError('libseccomp.so.2: cannot open shared object file')\n")
     proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60,

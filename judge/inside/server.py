@@ -51,9 +51,11 @@ def main() -> None:
     os.close(devnull)
     walls.prctl(4, 0)  # PR_SET_DUMPABLE 0: no run can read or write this process through /proc
 
-    config, _ = wire.receive(proto_in)
+    config, blobs = wire.receive(proto_in)
     sys.path[:0] = [str(p) for p in config.get("site", [])]
-    filter_built = _build_filter_apart()  # beside numpy's import, on the other core
+    # the seccomp program, built by the judge (judge/sandbox.py, seccomp_program): the binding's
+    # import costs ~35 ms, which every boot paid here, beside numpy's, on a machine with two cores
+    bpf = (blobs[0], tuple(config["seccomp_offsets"])) if blobs and "seccomp_offsets" in config else None
     import numpy
 
     for name in config.get("preload", []):
@@ -61,7 +63,6 @@ def main() -> None:
     landlock = config.get("landlock")  # True: required (no namespaces); "if-available": inside bubblewrap
     if landlock is True or (landlock == "if-available" and walls.landlock_abi() >= 1):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
-    bpf = filter_built()
     wire.send(proto_out, {
         "ready": True,
         "seccomp": bpf is not None,
@@ -97,32 +98,6 @@ def main() -> None:
                 interactive.await_end(proto_in)
         else:
             return
-
-
-def _build_filter_apart():
-    """Start building the seccomp program in a child of its own, and return what waits for it
-    (None where the binding or its library cannot be loaded). Apart, because the binding imports
-    threading (through ctypes.util and subprocess), whose at-fork handler would cost every run's
-    fork ~0.5 ms of CPU in this process; started first, so that it runs while numpy loads here."""
-    def build(fd: int) -> None:
-        seccomp = walls.seccomp_module()
-        if seccomp is not None:
-            program, offsets = walls.compile_filter(seccomp)
-            wire.send(fd, {"offsets": list(offsets)}, [program])
-
-    pid, read_end = wire.forked_writer(build)
-
-    def built():
-        try:
-            header, blobs = wire.receive(read_end)
-            return blobs[0], tuple(header["offsets"])
-        except (EOFError, ValueError, KeyError, IndexError):
-            return None
-        finally:
-            os.close(read_end)
-            os.waitpid(pid, 0)
-
-    return built
 
 
 def _compiled(result: bytes):

@@ -180,7 +180,7 @@ class _SockFprog(ctypes.Structure):
 
 
 def compile_filter(sc) -> tuple[bytes, tuple[int, ...]]:
-    """The seccomp program as BPF, built once per sandbox (libseccomp takes ~3 ms to build it,
+    """The seccomp program as BPF, built once per judge process (libseccomp takes ~3 ms to build it,
     which every run would pay), with the offsets of the constants that stand for the run's pid:
     each run writes its own pid there (`load_filter`)."""
     f = _build_filter(sc, _PID_SENTINEL)
