@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import re
 import tokenize
 import signal
@@ -22,7 +21,6 @@ import numpy as np
 
 from judge.checker import compare
 from judge.detect import detect_problem
-from judge.inside import wire
 from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
 from judge.reading import Cases, Prepared, ReaderLost, select_tests
