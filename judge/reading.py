@@ -60,9 +60,10 @@ class Cases:
     Stored tests are read by forked processes of the judge's own and come back as raw arrays:
     parsing 3 MiB of JSON then takes the judge's interpreter for none of its time. A function
     problem's large files (`_apart`) are read by a reader of their own, largest first, beside
-    the one that reads the others in order: the small tests run as soon as the sandbox is up,
-    and the longest run starts as soon as its file is read, beside them, instead of last and
-    alone (masked's 3.9 MiB test, read and run after the 31 others, was a third of its judging).
+    the one that reads the others in order (and then the large files it is given): the small
+    tests run as soon as the sandbox is up, and a long run starts as soon as its file is read,
+    beside them, instead of last and alone (masked's 3.9 MiB test, read and run after the 31
+    others, was a third of its judging).
     The report still lists, and stops at the first failure, in the tests' own order. An
     interactive problem's tests run one at a time: one reader, in order.
 
@@ -84,9 +85,10 @@ class Cases:
         if not self.total:
             return
         items = list(enumerate([*ready, *paths]))
-        groups = [items] if problem is None or problem.interactive else _apart(items)
-        if len(groups) > 1:
-            self._first = {index for index, _ in groups[1]}
+        if problem is not None and not problem.interactive:
+            groups, self._first = _apart(items)
+        else:
+            groups = [items]
         if paths and not ready and threading.active_count() == 1:
             # every reader is forked before any receiving thread starts: none inherits its locks
             work = [self._receive_from(*self._fork_reader(group), len(group)) for group in groups]
@@ -168,10 +170,13 @@ class Cases:
                 pass
 
 
-def _apart(items: list[tuple[int, TestCase | Path]]) -> list[list[tuple[int, TestCase | Path]]]:
-    """The tests in reading groups: the stored files of at least LARGE_FILE_BYTES and a quarter
-    of the largest's size, largest first, apart from the others, which keep their order (a
-    failure among them is then still met early). One group when there is nothing to set apart."""
+def _apart(items: list[tuple[int, TestCase | Path]]) -> tuple[list[list[tuple[int, TestCase | Path]]], set[int]]:
+    """The tests in reading groups, and which are large: stored files of at least
+    LARGE_FILE_BYTES and a quarter of the largest's size. The first group is the others, in
+    order (a failure among them is then still met early); the large ones, largest first, go each
+    to the group with fewer bytes to read so far, a group of their own or the end of the first:
+    two readers then finish at about the same time (mla's three large files, read by one reader
+    one after the other, ended its judging alone). One group when there is nothing to set apart."""
     sizes = {}
     for index, item in items:
         try:
@@ -181,7 +186,14 @@ def _apart(items: list[tuple[int, TestCase | Path]]) -> list[list[tuple[int, Tes
     bound = max(LARGE_FILE_BYTES, max(sizes.values()) / 4)
     large = sorted((pair for pair in items if sizes[pair[0]] >= bound), key=lambda pair: -sizes[pair[0]])
     rest = [pair for pair in items if sizes[pair[0]] < bound]
-    return [rest, large] if large and rest else [items]
+    if not large or not rest:
+        return [items], set()
+    groups, loads = [rest, []], [sum(sizes[index] for index, _ in rest), 0]
+    for pair in large:
+        group = 0 if loads[0] < loads[1] else 1
+        groups[group].append(pair)
+        loads[group] += sizes[pair[0]]
+    return groups, {index for index, _ in large}
 
 
 def prepare(problem: Problem, item: TestCase | Path) -> Prepared:

@@ -533,9 +533,10 @@ def test_large_tests_run_first_but_the_report_keeps_the_tests_order(tmp_path):
     from judge.reading import _apart
 
     files = sorted((GQA / "tests").glob("*.json"))
-    rest, large = _apart(list(enumerate(files)))
-    assert [files[i].stem for i, _ in large] == ["024-large", "023-soft"]  # largest first
-    assert [i for i, _ in rest] == list(range(22))  # the others keep their order
+    (rest, large), first = _apart(list(enumerate(files)))
+    assert [files[i].stem for i, _ in large] == ["024-large"]  # a reader of its own for the largest
+    assert [i for i, _ in rest] == [*range(22), 22]  # the others in order, then 023-soft (0.9 MB)
+    assert first == {22, 23}  # both large ones are handed out before small ones already read
     body = """\
         if len(X) == 512:  # 024-large: spin past the limit
             while True:
