@@ -116,7 +116,7 @@ def _compiled(result: bytes):
 def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
     """Rebuild the arguments as the plain lists and ints a JSON decoder would have produced.
 
-    Done in the run's child, before its walls go up and its CPU and memory baselines are taken:
+    Done in the run's child once it has left root, before its rlimits and baselines are set:
     a large test's lists (~0.5 M floats for masked's largest) then never sit in this process,
     where they held up the other lane's fork and report and made every fork copy more, and
     the run's own objects are its own, not copy-on-write pages of this process's."""
