@@ -560,9 +560,9 @@ def seccomp_program() -> tuple[bytes, tuple[int, ...]] | None:
     server. None where the binding or its library cannot be loaded: the sandbox then says it has
     no seccomp, and the judge refuses (except with JUDGE_SANDBOX=none).
 
-    Built here, not in the sandbox: importing the binding costs ~35 ms of CPU (ctypes.util brings
-    subprocess and shutil, and runs ldconfig twice), which each boot paid beside numpy's import
-    on a machine with two cores; this process has most of those modules loaded already, and
+    Built here, not in the sandbox: importing the binding and building cost ~40 ms of CPU
+    (ctypes.util brings subprocess and shutil, and runs ldconfig twice), which each boot paid
+    beside numpy's import on a machine with two cores; this process has most of those modules loaded already, and
     judging the bundled submissions or serving the web page builds it once for all."""
     from judge.inside import walls
 

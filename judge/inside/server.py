@@ -53,8 +53,7 @@ def main() -> None:
 
     config, blobs = wire.receive(proto_in)
     sys.path[:0] = [str(p) for p in config.get("site", [])]
-    # the seccomp program, built by the judge (judge/sandbox.py, seccomp_program): the binding's
-    # import costs ~35 ms, which every boot paid here, beside numpy's, on a machine with two cores
+    # the seccomp program, built once by the judge (judge/sandbox.py, seccomp_program, says why)
     bpf = (blobs[0], tuple(config["seccomp_offsets"])) if blobs and "seccomp_offsets" in config else None
     import numpy
 
