@@ -229,6 +229,11 @@ class Prepared:
             arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])
         return cls(case.name, str(case.meta.get("note", "")), problem.sizes_of(case.input), specs, blobs, arrays)
 
+    @property
+    def expected_count(self) -> int:
+        """How many numbers the expected output holds (known without numpy)."""
+        return len(self.arrays[0][1]) // 8
+
     @cached_property
     def expected(self) -> np.ndarray:
         return self._array(0)
