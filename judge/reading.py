@@ -289,10 +289,14 @@ def encode_array(value: list, floats: bool = False) -> tuple[str, list[int], byt
             raise ValueError(f"the nested lists are ragged (shape {shape} from their first elements)")
         flat = list(chain.from_iterable(flat))
     if not floats and flat and type(flat[0]) in (int, bool):
-        kinds = set(map(type, flat))
-        if kinds <= {int, bool} and int in kinds:  # numpy: ints (with bools among them) are int64
+        # numpy: ints (with bools among them) are int64. array("q") takes ints and bools and
+        # refuses anything else (TypeError), so only bools alone need looking at every element
+        # (that pass cost masked's 3.9 MiB test ~17 ms of its ~45 ms of encoding).
+        if type(flat[0]) is int or int in set(map(type, flat)):
             try:
                 return f"{_ORDER}i8", shape, array("q", flat).tobytes()
             except OverflowError:  # past int64: numpy keeps objects, the judge made them floats
+                pass
+            except TypeError:  # a float among them (or something that is not a number: raised below)
                 pass
     return f"{_ORDER}f8", shape, array("d", flat).tobytes()  # a list among the numbers: TypeError
