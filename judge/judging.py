@@ -23,7 +23,7 @@ from judge.checker import compare
 from judge.detect import detect_problem
 from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
-from judge.reading import Cases, Prepared, ReaderLost, select_tests
+from judge.reading import Cases, Prepared, ReaderLost, in_background, select_tests
 from judge.sandbox import FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost, SandboxUnavailable, submission_sandbox
 from problems import Problem, ProblemError, TestCase
 
@@ -332,6 +332,7 @@ def _numpy_aside() -> threading.Thread | None:
         return None
 
     def load() -> None:
+        in_background()
         try:
             import numpy  # noqa: F401
         except BaseException:  # the checking imports it again, and says why it cannot

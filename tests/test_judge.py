@@ -565,7 +565,8 @@ def test_large_tests_run_first_but_the_report_keeps_the_tests_order(tmp_path):
 
 @pytest.mark.parametrize("value", [
     [1.5, 2, -3e-300], [1, 2, 3], [True, False], [True, 2], [], [[]], [[1, 2], [3, 4]],
-    [[[0.1, 0.2]], [[0.3, 0.4]]], [2**70, 1], [float("nan"), float("inf")], [[1], [2.5]], [3, True], [1, 2**70], [0, False, 1.5],
+    [[[0.1, 0.2]], [[0.3, 0.4]]], [2**70, 1], [float("nan"), float("inf")], [[1], [2.5]], [3, True], [1, 2**70],
+    [0, False, 1.5],
 ])
 def test_tests_are_encoded_as_numpy_would_read_them(value):
     """The judge reads stored tests without numpy (so it starts before numpy loads): each array
