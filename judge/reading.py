@@ -1,7 +1,7 @@
 """Reading a judging's tests: which stored files, in which order, read by whom, encoded for the wire.
 
 Nothing here imports numpy, so the command line can start reading the tests right after it
-launches the sandbox, while numpy loads in the judge and in the sandbox (issue 8's speed):
+launches the sandbox, while numpy loads in the sandbox (issue 8's speed):
 a test's JSON is parsed and its arrays packed as raw bytes with the standard library alone
 (`encode_array`). The judge turns the expected output into an array when it checks a run.
 """
@@ -14,7 +14,9 @@ import signal
 import sys
 import threading
 from array import array
-from dataclasses import dataclass
+import json
+import math
+import re
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from judge.inside import wire
 from problems import Problem, ProblemError, TestCase, read_test
+from problems.testfile import check_input, not_json, test_from, test_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,7 +67,9 @@ class Cases:
     (index, test) as they are read, a large one first (the order they run in).
 
     Stored tests are read by forked processes of the judge's own and come back as raw arrays:
-    parsing 3 MiB of JSON then takes the judge's interpreter for none of its time. A function
+    parsing 3 MiB of JSON then takes the judge's interpreter for none of its time. Each comes in
+    two halves, its arguments first (`stored_parts`): its run starts while the rest is read
+    (masked's largest test reached the sandbox ~50 ms sooner). A function
     problem's large files (`_apart`) are read by a reader of their own, largest first, beside
     the one that reads the others in order (and then the large files it is given): the small
     tests run as soon as the sandbox is up, and a long run starts as soon as its file is read,
@@ -113,11 +118,11 @@ class Cases:
                 in_background()
             for index, path in todo:
                 try:
-                    header, blobs = prepare(self.problem, path).to_wire()
+                    for header, blobs in stored_parts(self.problem, path):
+                        wire.send(fd, dict(header, index=index), blobs)
                 except ProblemError as exc:
                     wire.send(fd, {"error": str(exc), "index": index})
                     return
-                wire.send(fd, dict(header, index=index), blobs)
 
         # a reader holds nothing of the judge's but its pipe (the fork server's stdin among them)
         pid, read_end = wire.forked_writer(read, keep_only_pipe=True)
@@ -126,15 +131,30 @@ class Cases:
 
     def _receive_from(self, pid: int, fd: int, count: int) -> Callable[[], None]:
         def receive() -> None:
+            pending: dict[int, Prepared] = {}  # arguments here, the rest still to come
+            left = count
             try:
-                for _ in range(count):
+                while left:
                     header, blobs = wire.receive(fd)
-                    if "error" in header:
-                        self._arrive(header["index"], ProblemError(str(header["error"])))
+                    index = header["index"]
+                    if "error" in header:  # a test whose run started raises it when it is checked
+                        error = ProblemError(str(header["error"]))
+                        if index in pending:
+                            pending.pop(index).fail(error)
+                        self._arrive(index, error)
                         return
-                    self._arrive(header["index"], Prepared.from_wire(header, blobs))
+                    if header["part"] == "input":
+                        pending[index] = Prepared(header["name"], header["sizes"], header["specs"], blobs,
+                                                  header["count"])
+                        self._arrive(index, pending[index])
+                    else:
+                        pending.pop(index).complete(header["note"], list(zip(header["shapes"], blobs)))
+                        left -= 1
             except BaseException as exc:  # the judge's thread waits for an item: it must get one
-                self._arrive(-1, ReaderLost(f"the judge's test reader stopped ({type(exc).__name__}: {exc})"))
+                lost = ReaderLost(f"the judge's test reader stopped ({type(exc).__name__}: {exc})")
+                for test in pending.values():
+                    test.fail(lost)
+                self._arrive(-1, lost)
             finally:
                 os.close(fd)
                 os.waitpid(pid, 0)
@@ -218,38 +238,58 @@ def prepare(problem: Problem, item: TestCase | Path) -> Prepared:
     (ragged or non-numeric, which the validator refuses) is a ProblemError naming its file."""
     if isinstance(item, TestCase):
         return Prepared.of(problem, item)
-    case = read_test(problem, item)
-    try:
-        return Prepared.of(problem, case)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ProblemError(f"{item}: its arrays cannot be read as numbers ({type(exc).__name__}: {exc})") from None
+    return _arrays_of(item, Prepared.of, problem, read_test(problem, item))
 
 
-@dataclass
 class Prepared:
-    """A test as the wire carries it: its arguments encoded, its expected output (and an
-    interactive problem's stream) as float64 bytes with their shapes, and what the report shows."""
+    """A test as the wire carries it: its arguments encoded (`specs`, `blobs`); its expected output
+    (and an interactive problem's stream) as float64 bytes with their shapes (`arrays`); and what
+    the report shows.
 
-    name: str
-    note: str
-    sizes: dict[str, int]
-    specs: list[dict]  # the arguments of the method (interactive: of the constructor)
-    blobs: list[bytes]
-    arrays: list[tuple[list[int], bytes]]  # the expected output; interactive: then the stream
+    A stored test comes in two halves: its arguments as soon as they are parsed, the rest after.
+    Its run starts while its expected output is still being read (in a large file, most of its
+    numbers). `note`, `arrays`, `expected` and `rows` wait for the rest (or raise why it never
+    came); `expected_count` is known from the arguments' sizes, for the run's result limit."""
+
+    def __init__(self, name: str, sizes: dict[str, int], specs: list[dict], blobs: list[bytes], expected_count: int,
+                 note: str | None = None, arrays: list[tuple[list[int], bytes]] | None = None):
+        self.name, self.sizes, self.specs, self.blobs = name, sizes, specs, blobs
+        self.expected_count = expected_count
+        self._note, self._arrays, self._error = note or "", arrays or [], None
+        self._rest = threading.Event()
+        if arrays is not None:
+            self._rest.set()
 
     @classmethod
     def of(cls, problem: Problem, case: TestCase) -> Prepared:
-        names = problem.constructor if problem.interactive else problem.arg_names
-        specs, blobs = encode_args([case.input[name] for name in names])
-        arrays = [encode_array(case.expected, floats=True)[1:]]
-        if problem.interactive:
-            arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])
-        return cls(case.name, str(case.meta.get("note", "")), problem.sizes_of(case.input), specs, blobs, arrays)
+        specs, blobs = _encoded_input(problem, case.input)
+        arrays = _encoded_rest(problem, case)
+        return cls(case.name, problem.sizes_of(case.input), specs, blobs, len(arrays[0][1]) // 8,
+                   str(case.meta.get("note", "")), arrays)
+
+    def complete(self, note: str, arrays: list[tuple[list[int], bytes]]) -> None:
+        self._note, self._arrays = note, arrays
+        self._rest.set()
+
+    def fail(self, error: BaseException) -> None:
+        """The rest will never come: whoever waits for it gets `error`."""
+        self._error = error
+        self._rest.set()
+
+    def _wait(self) -> None:
+        self._rest.wait()
+        if self._error is not None:
+            raise self._error
 
     @property
-    def expected_count(self) -> int:
-        """How many numbers the expected output holds (known without numpy)."""
-        return len(self.arrays[0][1]) // 8
+    def note(self) -> str:
+        self._wait()
+        return self._note
+
+    @property
+    def arrays(self) -> list[tuple[list[int], bytes]]:  # the expected output; interactive: then the stream
+        self._wait()
+        return self._arrays
 
     @cached_property
     def expected(self) -> np.ndarray:
@@ -266,17 +306,96 @@ class Prepared:
         shape, data = self.arrays[which]
         return np.frombuffer(data, dtype=np.float64).reshape(shape)
 
-    def to_wire(self) -> tuple[dict, list[bytes]]:
-        """For a reader's pipe (trusted: both ends are the judge's)."""
-        header = {"name": self.name, "note": self.note, "sizes": self.sizes, "specs": self.specs,
-                  "shapes": [shape for shape, _ in self.arrays]}
-        return header, [*self.blobs, *(data for _, data in self.arrays)]
 
-    @classmethod
-    def from_wire(cls, header: dict, blobs: list[bytes]) -> Prepared:
-        count = len(blobs) - len(header["shapes"])
-        return cls(header["name"], header["note"], header["sizes"], header["specs"], blobs[:count],
-                   list(zip(header["shapes"], blobs[count:])))
+def stored_parts(problem: Problem, path: Path) -> Iterator[tuple[dict, list[bytes]]]:
+    """A stored test in two messages for a reader's pipe: its arguments as soon as the file's
+    'input' is parsed, then its expected output and the rest. The file is parsed member by
+    member, in its own order (the generator writes 'input' first). Raises ProblemError naming
+    the file, as `read_test` would, at whichever point it finds the file broken."""
+    data: dict = {}
+    count = None  # how many numbers the output will hold, from the arguments' sizes
+    for key, value in _members(test_text(path), path):
+        if key in data:
+            raise ProblemError(f"{path}: the key {key!r} appears twice")
+        data[key] = value
+        if key == "input":
+            check_input(problem, path, value)
+            sizes = problem.sizes_of(value)
+            specs, blobs = _arrays_of(path, _encoded_input, problem, value)
+            try:
+                count = math.prod(problem.output_shape_for(problem.dims(sizes)))
+            except Exception:  # sizes that say nothing of the output: the rest is read first
+                pass
+            else:
+                yield {"part": "input", "name": path.stem, "sizes": sizes, "specs": specs, "count": count}, blobs
+    case = test_from(problem, path, data)
+    arrays = _arrays_of(path, _encoded_rest, problem, case)
+    if count is None:
+        yield ({"part": "input", "name": path.stem, "sizes": problem.sizes_of(case.input), "specs": specs,
+                "count": len(arrays[0][1]) // 8}, blobs)
+    yield {"part": "rest", "note": str(case.meta.get("note", "")), "shapes": [shape for shape, _ in arrays]}, \
+        [data for _, data in arrays]
+
+
+def _encoded_input(problem: Problem, values: dict) -> tuple[list[dict], list[bytes]]:
+    names = problem.constructor if problem.interactive else problem.arg_names
+    return encode_args([values[name] for name in names])
+
+
+def _encoded_rest(problem: Problem, case: TestCase) -> list[tuple[list[int], bytes]]:
+    arrays = [encode_array(case.expected, floats=True)[1:]]
+    if problem.interactive:
+        arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])
+    return arrays
+
+
+def _arrays_of(path: Path, encode: Callable, *args):
+    """`encode(*args)`, with arrays that are not numbers (ragged, strings...) a ProblemError naming the file."""
+    try:
+        return encode(*args)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ProblemError(f"{path}: its arrays cannot be read as numbers ({type(exc).__name__}: {exc})") from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _members(text: str, path: Path) -> Iterator[tuple[str, object]]:
+    """The members of the JSON object `text` holds, each parsed when it is reached. Anything
+    else (not an object, not JSON) is handed to json.loads, for its own message."""
+    decoder, space = json.JSONDecoder(), _SPACE.match
+    seen: set[str] = set()
+    i = space(text).end()
+    if text.startswith("{", i):
+        i = space(text, i + 1).end()
+        if text.startswith("}", i):
+            if space(text, i + 1).end() == len(text):
+                return
+        else:
+            while True:
+                try:
+                    key, i = decoder.raw_decode(text, i)
+                    i = space(text, i).end()
+                    if type(key) is not str or not text.startswith(":", i):
+                        break
+                    value, i = decoder.raw_decode(text, space(text, i + 1).end())
+                except ValueError:
+                    break
+                seen.add(key)
+                yield key, value
+                i = space(text, i).end()
+                if text.startswith(",", i):
+                    i = space(text, i + 1).end()
+                    continue
+                if text.startswith("}", i) and space(text, i + 1).end() == len(text):
+                    return
+                break
+    try:  # not what was expected: json.loads says why (or reads what this walk could not)
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise not_json(path, exc) from None
+    if isinstance(data, dict):  # (otherwise nothing: the caller says a test is one JSON object)
+        yield from ((k, v) for k, v in data.items() if k not in seen)
 
 
 def encode_args(args: list) -> tuple[list[dict], list[bytes]]:

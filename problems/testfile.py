@@ -29,22 +29,45 @@ def category_of(path: Path) -> str:
 
 def read_test(problem: Problem, path: Path) -> TestCase:
     """Parse a test file; a malformed one is a ProblemError naming the file and what is wrong."""
+    text = test_text(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise not_json(path, exc) from None
+    return test_from(problem, path, data)
+
+
+def test_text(path: Path) -> str:
+    """A test file's text (ProblemError when it is missing or not UTF-8)."""
+    try:
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ProblemError(f"{path}: no such test file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProblemError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or "input" not in data or "expected" not in data:
-        raise ProblemError(f"{path}: a test is one JSON object with keys 'input' and 'expected'")
-    if not isinstance(data["input"], dict):
+    except UnicodeDecodeError as exc:
+        raise not_json(path, exc) from None
+
+
+def not_json(path: Path, exc: ValueError) -> ProblemError:
+    return ProblemError(f"{path}: not valid JSON ({exc})")
+
+
+def check_input(problem: Problem, path: Path, value: object) -> None:
+    """The rules of a test's 'input' member (ProblemError naming the file when one is broken)."""
+    if not isinstance(value, dict):
         raise ProblemError(f"{path}: 'input' must be an object of argument name to value")
-    names = list(data["input"])
+    names = list(value)
     if names != list(problem.arg_names):
         raise ProblemError(
             f"{path}: 'input' must hold the arguments {', '.join(problem.arg_names)} in this order, "
             f"got {', '.join(names) or 'none'}"
         )
+
+
+def test_from(problem: Problem, path: Path, data: object) -> TestCase:
+    """The test a parsed file holds, once its shape is checked."""
+    if not isinstance(data, dict) or "input" not in data or "expected" not in data:
+        raise ProblemError(f"{path}: a test is one JSON object with keys 'input' and 'expected'")
+    check_input(problem, path, data["input"])
     meta = {k: v for k, v in data.items() if k not in ("input", "expected")}
     return TestCase(path.stem, path, data["input"], data["expected"], meta)
 

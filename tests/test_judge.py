@@ -454,6 +454,11 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     ('{"input": {', "not valid JSON (Expecting property name enclosed in double quotes"),
     (json.dumps({"input": {**SAMPLE_INPUT, "X": [[1.0, 2.0], [3.0]]}, "expected": [[0.0]]}),
      "its arrays cannot be read as numbers (ValueError: "),
+    # the arguments are fine and go to the sandbox before the rest is read: the run starts
+    (json.dumps({"input": SAMPLE_INPUT, "expected": [["x"]]}), "its arrays cannot be read as numbers (TypeError: "),
+    (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]})[:-1] + ', "expected": [[1.0]]}',
+     "the key 'expected' appears twice"),
+    (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]}) + "]", "not valid JSON (Extra data"),
 ])
 def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, package, text, rule):
     """Tests are read ahead by a process of the judge's own: a broken file still ends the judging
@@ -471,6 +476,31 @@ def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, packa
             proc.stdout + proc.stderr
         assert (proc.stdout if not extra else proc.stderr) == "" and message.count("\n") <= 1
         assert not _processes_naming(sub)
+
+
+@pytest.mark.parametrize("layout", ["minified", "spaced", "indented", "expected first", "meta between"])
+def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
+    """A reader sends a stored test's arguments as soon as they are parsed, the rest after
+    (`stored_parts`); however the file is laid out, the two halves make the test `read_test` reads."""
+    from judge.reading import Prepared, prepare, stored_parts
+    from problems import load
+
+    problem = load("gqa")
+    source = problem.tests_dir / "004-ties.json"
+    data = json.loads(source.read_text())
+    if layout == "expected first":
+        data = {"expected": data["expected"], **{k: v for k, v in data.items() if k != "expected"}}
+    elif layout == "meta between":
+        data = {"input": data["input"], "note": "a note", "seed": 7, "expected": data["expected"]}
+    path = tmp_path / source.name
+    path.write_text(json.dumps(data, indent=2) if layout == "indented" else
+                    json.dumps(data) if layout == "spaced" else json.dumps(data, separators=(",", ":")))
+    (head, blobs), (rest, arrays) = stored_parts(problem, path)
+    halves = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
+    halves.complete(rest["note"], list(zip(rest["shapes"], arrays)))
+    whole = prepare(problem, path)
+    for name in ("name", "sizes", "specs", "blobs", "expected_count", "note", "arrays"):
+        assert getattr(halves, name) == getattr(whole, name), name
 
 
 def _processes_naming(path: Path) -> list[int]:
