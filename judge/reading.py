@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from judge.inside import wire
 from problems import Problem, ProblemError, TestCase, read_test
-from problems.testfile import check_input, not_json, test_from, test_text
+from problems.testfile import check_input, not_json, test_decoder, test_from, test_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -315,7 +315,7 @@ def stored_parts(problem: Problem, path: Path) -> Iterator[tuple[dict, list[byte
     data: dict = {}
     count = None  # how many numbers the output will hold, from the arguments' sizes
     for key, value in _members(test_text(path), path):
-        if key in data:
+        if key in data:  # (inside a member, the decoder refuses it)
             raise ProblemError(f"{path}: the key {key!r} appears twice")
         data[key] = value
         if key == "input":
@@ -362,8 +362,8 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 
 def _members(text: str, path: Path) -> Iterator[tuple[str, object]]:
     """The members of the JSON object `text` holds, each parsed when it is reached. Anything
-    else (not an object, not JSON) is handed to json.loads, for its own message."""
-    decoder, space = json.JSONDecoder(), _SPACE.match
+    else (not an object, not JSON) goes to the whole decoder, for its own message."""
+    decoder, space = test_decoder(path), _SPACE.match
     seen: set[str] = set()
     i = space(text).end()
     if text.startswith("{", i):
@@ -390,8 +390,8 @@ def _members(text: str, path: Path) -> Iterator[tuple[str, object]]:
                 if text.startswith("}", i) and space(text, i + 1).end() == len(text):
                     return
                 break
-    try:  # not what was expected: json.loads says why (or reads what this walk could not)
-        data = json.loads(text)
+    try:  # not what was expected: the decoder says why (or reads what this walk could not)
+        data = decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise not_json(path, exc) from None
     if isinstance(data, dict):  # (otherwise nothing: the caller says a test is one JSON object)

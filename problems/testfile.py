@@ -31,10 +31,24 @@ def read_test(problem: Problem, path: Path) -> TestCase:
     """Parse a test file; a malformed one is a ProblemError naming the file and what is wrong."""
     text = test_text(path)
     try:
-        data = json.loads(text)
+        data = test_decoder(path).decode(text)
     except json.JSONDecodeError as exc:
         raise not_json(path, exc) from None
     return test_from(problem, path, data)
+
+
+def test_decoder(where: Path | str) -> json.JSONDecoder:
+    """JSON's decoder, refusing a key given twice in one object (json alone keeps the last one),
+    with a ProblemError that starts with `where`."""
+    def members(pairs: list[tuple[str, object]]) -> dict:
+        data = dict(pairs)
+        if len(data) < len(pairs):
+            seen: set[str] = set()
+            twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+            raise ProblemError(f"{where}: the key {twice!r} appears twice")
+        return data
+
+    return json.JSONDecoder(object_pairs_hook=members)
 
 
 def test_text(path: Path) -> str:

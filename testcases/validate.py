@@ -14,9 +14,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from problems import Arg, Problem
+from problems import Arg, Problem, ProblemError
 from problems.expr import names
 from problems.package import shown
+from problems.testfile import test_decoder
 
 NAME = re.compile(r"^(\d{3})-([a-z]+)\.json$")
 
@@ -25,11 +26,13 @@ def validate_test(problem: Problem, path: Path) -> list[str]:
     """Every violation in one stored test file (empty when it is valid)."""
     where = shown(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = test_decoder(where).decode(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return [f"{where}: no such test file"]
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         return [f"{where}: not valid JSON ({exc})"]
+    except ProblemError as exc:  # a key given twice
+        return [str(exc)]
     return validate_data(problem, data, where)
 
 

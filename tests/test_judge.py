@@ -459,6 +459,7 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]})[:-1] + ', "expected": [[1.0]]}',
      "the key 'expected' appears twice"),
     (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]}) + "]", "not valid JSON (Extra data"),
+    ('{"input": {"X": [[1.0]], ' + json.dumps(SAMPLE_INPUT)[1:] + ', "expected": [[0.0]]}', "the key 'X' appears twice"),
 ])
 def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, package, text, rule):
     """Tests are read ahead by a process of the judge's own: a broken file still ends the judging

@@ -102,6 +102,7 @@ def test_not_finite_numbers(tmp_path):
     ("[1, 2]", "a test is one JSON object with keys 'input' and 'expected'"),
     ('{"input": {}}', "a test is one JSON object with keys 'input' and 'expected'"),
     ('{"input": [], "expected": []}', "input: must be an object of argument name to value"),
+    ('{"input": {}, "expected": [], "expected": [[1.0]]}', "the key 'expected' appears twice"),
 ])
 def test_malformed_files(tmp_path, text, message):
     assert broken(tmp_path, text) == [message]
