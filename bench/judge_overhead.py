@@ -5,10 +5,10 @@ each: the least any judge could do. The judge is `python -m judge <reference> --
 sandbox start, a fork per test, transfer, checking. Both are timed as whole commands (interpreter
 start included), alternately, several rounds; the medians are compared. Two targets are shown:
 issue 3's judge <= 1.3 x floor + 0.5 s (the exit status), and issue 8's goal, 1.3 x floor with
-no constant slack (reached on causal, gqa_decode and mha in both runs measured, on gqa and mla in one;
-masked and mqa are at 1.3-1.5x: the judging keeps both cores busy throughout, with a second
-interpreter loading numpy, a fresh forked child per test and a large test's fresh memory, which
-the floor's one warm process does not pay; see the README). Machines
+no constant slack (in three runs, reached on causal, gqa_decode and mla every time, on masked
+twice and mha once; gqa and mqa, whose floors are the shortest, are at 1.3-1.4x: the sandbox is ready ~150 ms after the
+command starts, and each test's fresh forked child costs a few ms of CPU that the floor's one
+warm process does not pay; see the README). Machines
 here are shared and noisy, so this is a benchmark that prints ratios, not a timed assertion in
 the test suite.
 
