@@ -8,7 +8,7 @@ import sys
 
 # The judge's own numpy only compares and copies arrays. OpenBLAS would otherwise start a thread
 # per core when numpy loads, and those spin for ~60 ms of CPU (measured: user time 0.21 s for a
-# 0.09 s import), taken from the sandbox that boots on the other core at that moment.
+# 0.09 s import), taken from the sandbox working on the other core at that moment.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from coach import COMMANDS  # noqa: E402
@@ -29,7 +29,7 @@ def _entry() -> int:
 
 
 def _enrich(report, hint_level):  # the practice layer is imported once a judging is done: the judge's
-    from coach.record import enrich  # sandbox boots while numpy loads, not after the practice layer
+    from coach.record import enrich  # sandbox boots first, not after the practice layer
 
     enrich(report, hint_level)
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from judge.sandbox import SandboxUnavailable, submission_sandbox
 
-# The problems and the judging modules (numpy among them, ~0.1 s to import) are imported where
-# they are used: a single judging launches its sandbox first, which then boots while they load.
+# The problems and the judging modules are imported where they are used: a single judging
+# launches its sandbox first, which then boots while they load (numpy, ~0.1 s, loads later still:
+# judging.py).
 
 
 class UsageError(Exception):
@@ -101,7 +102,7 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
         from problems import load
 
         problem = load(args.problem) if args.problem else None
-        if problem is not None:  # read while numpy loads here and in the sandbox (no numpy needed)
+        if problem is not None:  # read while the sandbox boots (no numpy needed)
             from judge.reading import Cases, select_tests
 
             reading = Cases(problem, select_tests(problem, args.tests))

@@ -109,9 +109,9 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
     is told of each test as soon as it is judged (the web page shows verdicts as they come).
     `sandbox`: one launched already by `submission_sandbox(path)` (the command line launches it
-    before it imports numpy, so the two start together); closed here in any case. `reading`:
-    the problem's tests being read already (`Cases`, which the command line starts right after
-    the sandbox, while numpy loads); stopped here in any case.
+    before it imports the judging modules, which then load while it boots); closed here in any
+    case. `reading`: the problem's tests being read already (`Cases`, which the command line
+    starts right after the sandbox); stopped here in any case.
     Raises ProblemError when the problem cannot be told or no test matches, and
     SandboxUnavailable when no sandbox with every wall can be had here.
     """
