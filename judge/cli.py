@@ -14,9 +14,8 @@ from pathlib import Path
 
 from judge.sandbox import SandboxUnavailable, submission_sandbox
 
-# The problems and the judging modules are imported where they are used: a single judging
-# launches its sandbox first, which then boots while they load (numpy, ~0.1 s, loads later still:
-# judging.py).
+# The problems and the judging modules (numpy among them, ~0.1 s to import) are imported where
+# they are used: a single judging launches its sandbox first, which then boots while they load.
 
 
 class UsageError(Exception):

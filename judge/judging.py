@@ -13,26 +13,19 @@ import io
 import re
 import tokenize
 import signal
-import sys
-import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
+
+import numpy as np
 
 from judge.checker import compare
 from judge.detect import detect_problem
 from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
-from judge.reading import Cases, Prepared, ReaderLost, in_background, select_tests
+from judge.reading import Cases, Prepared, ReaderLost, select_tests
 from judge.sandbox import FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost, SandboxUnavailable, submission_sandbox
 from problems import Problem, ProblemError, TestCase
-
-# numpy (~0.1 s of CPU to import) is imported where an array is first needed: when the first run
-# has ended. Until then the sandbox compiles the file and runs the first tests, which it would
-# otherwise wait for with its own numpy loaded (issue 8's speed).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import numpy as np
 
 VERDICT_NAMES = {
     "AC": "Accepted",
@@ -253,9 +246,7 @@ class _Session:
     def results(self, problem: Problem, todo: "Cases", limits: Limits, keep_output: bool) -> Iterator[TestResult]:
         """Each test's result, in order. A function problem's runs go as many at once as the
         sandbox has lanes (each in its own child, its own CPU time); the caller may stop early,
-        and closing the session then ends the runs still in flight. Checking a result needs
-        numpy, which loads in a thread meanwhile: until it has, ended runs wait unchecked and
-        the lanes go on with the next tests."""
+        and closing the session then ends the runs still in flight."""
         if problem.interactive:  # one at a time, read in order
             for _, test in todo:
                 yield self._guarded(problem, test, lambda: _judge_interactive(
@@ -264,13 +255,11 @@ class _Session:
         tests = iter(todo)  # (index, test), the largest first: the numbers are the indices
         queue: list[tuple[int, Prepared]] = []  # tests to run again on a fresh fork server
         in_flight: dict[int, Prepared] = {}
-        ended: dict[int, tuple[Prepared, RunOutcome]] = {}  # runs over, not yet checked
         finished: dict[int, TestResult] = {}
         shown = 0
-        loading = _numpy_aside()
         while True:
             sandbox = self._live()
-            while len(in_flight) < sandbox.lanes:  # the lanes are filled before any checking
+            while len(in_flight) < sandbox.lanes:
                 if queue:
                     number, test = queue.pop(0)
                 elif (item := next(tests, None)) is not None:
@@ -280,26 +269,21 @@ class _Session:
                 in_flight[number] = test
                 result_bytes = test.expected_count * 8 + RESULT_HEADER_BYTES
                 sandbox.submit(number, problem.method, (test.specs, test.blobs), limits, result_bytes)
-            if ended and (not in_flight or loading is None or not loading.is_alive()):
-                for number, (test, outcome) in ended.items():  # (numpy is imported by now, or here)
-                    finished[number] = _judge_run(problem, test, outcome, limits, self.source_lines, keep_output)
-                ended.clear()
-            while shown in finished:
-                yield finished.pop(shown)
-                shown += 1
             if not in_flight:
-                if not ended:
-                    return
-                continue
+                return
             try:
                 number, outcome = sandbox.collect()
-                ended[number] = (in_flight.pop(number), outcome)
+                test = in_flight.pop(number)
+                finished[number] = _judge_run(problem, test, outcome, limits, self.source_lines, keep_output)
             except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
                 self.close()  # blamed, the others run again on a fresh fork server
                 first = min(in_flight)
                 finished[first] = _lost(in_flight.pop(first), exc)
                 queue = sorted([*queue, *in_flight.items()], key=lambda item: item[0])
                 in_flight.clear()
+            while shown in finished:
+                yield finished.pop(shown)
+                shown += 1
 
     def _live(self) -> Sandbox:
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
@@ -323,24 +307,6 @@ class _Session:
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
-
-
-def _numpy_aside() -> threading.Thread | None:
-    """numpy imported in a thread of its own (~0.1 s of CPU), so the runs start before it is
-    loaded and go on while it loads: only checking a run's result needs it. None when loaded."""
-    if "numpy" in sys.modules:
-        return None
-
-    def load() -> None:
-        in_background()
-        try:
-            import numpy  # noqa: F401
-        except BaseException:  # the checking imports it again, and says why it cannot
-            pass
-
-    thread = threading.Thread(target=load, name="numpy-import", daemon=True)
-    thread.start()
-    return thread
 
 
 def _source_lines(source: bytes) -> list[str]:
@@ -428,8 +394,6 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: Prepared, limit
         if phase.startswith("step ") and phase[5:].isdigit():
             result.step = int(phase[5:])
     if keep_output and answers:
-        import numpy as np
-
         try:
             result.got = np.stack(answers)
         except ValueError:  # answers of different shapes: the first wrong one is what matters

@@ -29,12 +29,6 @@ from problems.testfile import check_input, not_json, test_decoder, test_from, te
 if TYPE_CHECKING:
     import numpy as np
 
-# Work nothing waits for yet runs at this niceness (the in-order reader while a large file is read
-# beside it, the judge's own numpy import): the cores go first to the large file's reader, the
-# sandbox's boot and the runs, which the verdict does wait for (measured: 15-25 ms less on gqa,
-# masked, mha and mqa, 21 alternating rounds). Runs themselves are never made nicer: their wall
-# clock limit would then depend on what else the machine runs.
-BACKGROUND_NICE = 10
 LARGE_FILE_BYTES = 256 << 10  # a test file this large takes ~5 ms or more to parse
 _ORDER = "<" if sys.byteorder == "little" else ">"  # array's bytes are native, as numpy's dtype.str says
 
@@ -102,8 +96,7 @@ class Cases:
             groups = [items]
         if paths and not ready and threading.active_count() == 1:
             # every reader is forked before any receiving thread starts: none inherits its locks
-            work = [self._receive_from(*self._fork_reader(group, background=len(groups) > 1 and n == 0), len(group))
-                    for n, group in enumerate(groups)]
+            work = [self._receive_from(*self._fork_reader(group), len(group)) for group in groups]
         else:
             work = [self._read_here([pair for group in groups for pair in group])]
         for receive in work:
@@ -112,10 +105,8 @@ class Cases:
     def __len__(self) -> int:
         return self.total
 
-    def _fork_reader(self, todo: list[tuple[int, Path]], background: bool = False) -> tuple[int, int]:
+    def _fork_reader(self, todo: list[tuple[int, Path]]) -> tuple[int, int]:
         def read(fd: int) -> None:
-            if background:
-                in_background()
             for index, path in todo:
                 try:
                     for header, blobs in stored_parts(self.problem, path):
@@ -197,14 +188,6 @@ class Cases:
                 os.kill(pid, signal.SIGKILL)  # reaped by its receiving thread
             except ProcessLookupError:
                 pass
-
-
-def in_background() -> None:
-    """The calling thread yields the cores to the judging's other work (`BACKGROUND_NICE`)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
-    except OSError:  # not allowed here: it only runs sooner than it needs to
-        pass
 
 
 def _apart(items: list[tuple[int, TestCase | Path]]) -> tuple[list[list[tuple[int, TestCase | Path]]], set[int]]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import numpy as np
+import numpy as np
 
 MAX_HEADER_BYTES = 64 << 10
 MAX_DIMS = 32
@@ -47,6 +45,4 @@ def returned_array(report: dict) -> np.ndarray | None:
         return None
     if math.prod(shape) * 8 != len(payload):  # Python integers: no wrap-around
         return None
-    import numpy as np  # not at the top: see judging.py
-
     return np.frombuffer(payload, dtype=np.float64).reshape(shape)
