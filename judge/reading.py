@@ -9,14 +9,14 @@ a test's JSON is parsed and its arrays packed as raw bytes with the standard lib
 from __future__ import annotations
 
 import fnmatch
+import json
+import math
 import os
+import re
 import signal
 import sys
 import threading
 from array import array
-import json
-import math
-import re
 from functools import cached_property
 from itertools import chain
 from pathlib import Path
