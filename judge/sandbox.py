@@ -308,9 +308,9 @@ class Sandbox:
             os.close(answers_out)
         program = seccomp_program()  # built while the fork server's interpreter starts (~20 ms, the first time)
         if program is not None:
-            config["seccomp_offsets"] = list(program[1])
+            config["seccomp_offsets"] = list(program[1][1])
         try:
-            wire.send(self.proc.stdin.fileno(), config, [program[0]] if program is not None else [])
+            wire.send(self.proc.stdin.fileno(), config, [program[0], program[1][0]] if program is not None else [])
         except OSError:
             pass  # it died at once: the reply to come says why
 
@@ -554,10 +554,10 @@ class Sandbox:
 
 
 @functools.cache
-def seccomp_program() -> tuple[bytes, tuple[int, ...]] | None:
-    """The runs' seccomp program as BPF, with the offsets where each run writes its own pid:
-    built once per judge process (libseccomp through its binding), then handed to every fork
-    server. None where the binding or its library cannot be loaded: the sandbox then says it has
+def seccomp_program() -> tuple[bytes, tuple[bytes, tuple[int, ...]]] | None:
+    """The seccomp program as BPF in its two parts (`walls.compile_filter`: the fork server's,
+    then each run's with the offsets where the run writes its own pid): built once per judge
+    process (libseccomp through its binding), then handed to every fork server. None where the binding or its library cannot be loaded: the sandbox then says it has
     no seccomp, and the judge refuses (except with JUDGE_SANDBOX=none).
 
     Built here, not in the sandbox: importing the binding and building cost ~40 ms of CPU

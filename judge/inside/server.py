@@ -53,8 +53,11 @@ def main() -> None:
 
     config, blobs = wire.receive(proto_in)
     sys.path[:0] = [str(p) for p in config.get("site", [])]
-    # the seccomp program, built once by the judge (judge/sandbox.py, seccomp_program, says why)
-    bpf = (blobs[0], tuple(config["seccomp_offsets"])) if blobs and "seccomp_offsets" in config else None
+    # the seccomp program in two parts, built once by the judge (judge/sandbox.py, seccomp_program,
+    # says why): the shared one this process loads before it serves, and each run's own
+    shared = bpf = None
+    if len(blobs) == 2 and "seccomp_offsets" in config:
+        shared, bpf = blobs[0], (blobs[1], tuple(config["seccomp_offsets"]))
     import numpy
 
     for name in config.get("preload", []):
@@ -62,6 +65,8 @@ def main() -> None:
     landlock = config.get("landlock")  # True: required (no namespaces); "if-available": inside bubblewrap
     if landlock is True or (landlock == "if-available" and walls.landlock_abi() >= 1):
         config["ruleset"] = walls.landlock_ruleset(config.get("readable", []))
+    if shared is not None:  # from here on, this process too is refused what it never needs
+        walls.load_filter((shared, ()), 0)
     wire.send(proto_out, {
         "ready": True,
         "seccomp": bpf is not None,
