@@ -318,6 +318,35 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
     assert not sandbox_processes(sub)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
+    """The seccomp program comes in two parts: the fork server loads the shared one into itself
+    before it serves, and each run's child adds its own (so two filters, no new privileges)."""
+    sub = tmp_path / "sleeper.py"
+    sub.write_text("import time\nclass Solution:\n    def grouped_query_attention(self, *args):\n"
+                   "        time.sleep(3)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", "gqa", "--tests", "001"],
+                            stdout=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": mode})
+    seen = None
+    for _ in range(1000):  # a run under way: a Python child of the fork server, past its walls
+        pythons = {pid for pid in sandbox_processes(sub) if _is_python(pid)}
+        pairs = [(_parent(pid), pid) for pid in pythons if _parent(pid) in pythons and _age(pid) > 0.5]
+        if pairs:
+            seen = [_status(pid) for pid in pairs[0]]
+            break
+        time.sleep(0.02)
+    proc.wait(timeout=120)
+    assert seen is not None, "no fork server with a running child was seen"
+    server, child = seen
+    assert (server["Seccomp"], server["Seccomp_filters"], server["NoNewPrivs"]) == ("2", "1", "1")
+    assert (child["Seccomp"], child["Seccomp_filters"], child["NoNewPrivs"]) == ("2", "2", "1")
+
+
+def _status(pid: int) -> dict[str, str]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)}
+
+
 def _is_python(pid: int) -> bool:
     try:
         return os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("python")

@@ -250,18 +250,22 @@ def load_filter(compiled: tuple[bytes, tuple[int, ...]], own_pid: int) -> None:
         raise OSError(ctypes.get_errno(), "loading the seccomp filter failed")
 
 
+def _denying(sc, names):
+    """A filter that allows everything but `names` (EPERM)."""
+    f = sc.SyscallFilter(sc.ALLOW)
+    for name in names:
+        try:
+            f.add_rule(sc.ERRNO(errno.EPERM), name)
+        except Exception:  # a syscall this architecture or libseccomp does not know
+            pass
+    return f
+
+
 def _shared_filter(sc):
     """Refuse, with EPERM, every call that reaches outside the run or hides resources from it,
     and that the fork server itself never makes."""
     deny = sc.ERRNO(errno.EPERM)
-    f = sc.SyscallFilter(sc.ALLOW)
-    for name in _DENIED:
-        if name in _PER_RUN:
-            continue
-        try:
-            f.add_rule(deny, name)
-        except Exception:  # a syscall this architecture or libseccomp does not know
-            pass
+    f = _denying(sc, [name for name in _DENIED if name not in _PER_RUN])
     for command in (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX):  # SIGIO/SIGURG aimed at another process
         f.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
     for request in (_FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP):
@@ -277,12 +281,7 @@ def _shared_filter(sc):
 def _run_filter(sc, own_pid: int):
     """The rest, for one run's child: what the fork server needs and a child uses to wall itself in."""
     deny = sc.ERRNO(errno.EPERM)
-    f = sc.SyscallFilter(sc.ALLOW)
-    for name in _PER_RUN:
-        try:
-            f.add_rule(deny, name)
-        except Exception:  # a syscall this architecture or libseccomp does not know
-            pass
+    f = _denying(sc, _PER_RUN)
     f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))  # a process, not a thread
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # libc falls back to clone, filtered above
     # Signals to itself only, whatever the path.
