@@ -1,7 +1,7 @@
 """Reading a judging's tests: which stored files, in which order, read by whom, encoded for the wire.
 
 Nothing here imports numpy, so the command line can start reading the tests right after it
-launches the sandbox, while numpy loads in the sandbox (issue 8's speed):
+launches the sandbox, while numpy loads in the judge and in the sandbox (issue 8's speed):
 a test's JSON is parsed and its arrays packed as raw bytes with the standard library alone
 (`encode_array`). The judge turns the expected output into an array when it checks a run.
 """
@@ -63,12 +63,12 @@ class Cases:
     Stored tests are read by forked processes of the judge's own and come back as raw arrays:
     parsing 3 MiB of JSON then takes the judge's interpreter for none of its time. Each comes in
     two halves, its arguments first (`stored_parts`): its run starts while the rest is read
-    (masked's largest test reached the sandbox ~50 ms sooner). A function
-    problem's large files (`_apart`) are read by a reader of their own, largest first, beside
-    the one that reads the others in order (and then the large files it is given): the small
-    tests run as soon as the sandbox is up, and a long run starts as soon as its file is read,
-    beside them, instead of last and alone (masked's 3.9 MiB test, read and run after the 31
-    others, was a third of its judging).
+    (masked's largest test reached the sandbox ~50 ms sooner).
+    A function problem's large files (`_apart`) are read by a reader of their own, largest
+    first, beside the one that reads the others in order (and then the large files it is given):
+    the small tests run as soon as the sandbox is up, and a long run starts as soon as its file
+    is read, beside them, instead of last and alone (masked's 3.9 MiB test, read and run after
+    the 31 others, was a third of its judging).
     The report still lists, and stops at the first failure, in the tests' own order. An
     interactive problem's tests run one at a time: one reader, in order.
 

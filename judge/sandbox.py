@@ -383,8 +383,8 @@ class Sandbox:
 
     def interact(self, method: str, args: tuple[list[dict], list[bytes]], rows: np.ndarray, limits: Limits,
                  result_bytes: int, on_step: Callable[[int, bytes], bool]) -> RunOutcome:
-        """An interactive run: Solution(*args) (encoded by `judge.reading.encode_args`), then `method` called with
-        each row of `rows` in turn.
+        """An interactive run: Solution(*args) (encoded by `judge.reading.encode_args`), then
+        `method` called with each row of `rows` in turn.
 
         Row t+1 is sent into the sandbox only after step t's answer came back; on_step(t, answer)
         checks that answer while the run works on row t+1 (the checking costs the run no wall-clock
@@ -557,13 +557,15 @@ class Sandbox:
 def seccomp_program() -> tuple[bytes, tuple[bytes, tuple[int, ...]]] | None:
     """The seccomp program as BPF in its two parts (`walls.compile_filter`: the fork server's,
     then each run's with the offsets where the run writes its own pid): built once per judge
-    process (libseccomp through its binding), then handed to every fork server. None where the binding or its library cannot be loaded: the sandbox then says it has
-    no seccomp, and the judge refuses (except with JUDGE_SANDBOX=none).
+    process (libseccomp through its binding), then handed to every fork server. None where the
+    binding or its library cannot be loaded: the sandbox then says it has no seccomp, and the
+    judge refuses (except with JUDGE_SANDBOX=none).
 
     Built here, not in the sandbox: importing the binding and building cost ~40 ms of CPU
     (ctypes.util brings subprocess and shutil, and runs ldconfig twice), which each boot paid
-    beside numpy's import on a machine with two cores; this process has most of those modules loaded already, and
-    judging the bundled submissions or serving the web page builds it once for all."""
+    beside numpy's import on a machine with two cores; this process has most of those modules
+    loaded already, and judging the bundled submissions or serving the web page builds it once
+    for all."""
     from judge.inside import walls
 
     module = walls.seccomp_module()
