@@ -15,7 +15,6 @@ seccomp binding is missing, the judge refuses with one line saying what is missi
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import json
 import os
@@ -306,7 +305,9 @@ class Sandbox:
         finally:
             os.close(rows_in)
             os.close(answers_out)
-        program = seccomp_program()  # built while the fork server's interpreter starts (~20 ms, the first time)
+        from judge.seccomp import seccomp_program  # (hashlib: not before the launch)
+
+        program = seccomp_program()  # read from its cache, or built while the fork server's interpreter starts
         if program is not None:
             config["seccomp_offsets"] = list(program[1][1])
         try:
@@ -551,30 +552,6 @@ class Sandbox:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
-
-
-@functools.cache
-def seccomp_program() -> tuple[bytes, tuple[bytes, tuple[int, ...]]] | None:
-    """The seccomp program as BPF in its two parts (`walls.compile_filter`: the fork server's,
-    then each run's with the offsets where the run writes its own pid): built once per judge
-    process (libseccomp through its binding), then handed to every fork server. None where the
-    binding or its library cannot be loaded: the sandbox then says it has no seccomp, and the
-    judge refuses (except with JUDGE_SANDBOX=none).
-
-    Built here, not in the sandbox: importing the binding and building cost ~40 ms of CPU
-    (ctypes.util brings subprocess and shutil, and runs ldconfig twice), which each boot paid
-    beside numpy's import on a machine with two cores; this process has most of those modules
-    loaded already, and judging the bundled submissions or serving the web page builds it once
-    for all."""
-    from judge.inside import walls
-
-    module = walls.seccomp_module()
-    if module is None:
-        return None
-    try:
-        return walls.compile_filter(module)
-    except Exception:  # the binding or libseccomp failed: no filter, which the sandbox then says
-        return None
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:

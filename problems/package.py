@@ -337,6 +337,11 @@ def load(name: str, root: Path = ROOT) -> Problem:
             raise ProblemError(f"{folder}: not a problem package (no problem.toml)")
         return load_path(folder.resolve())
     wanted = name.strip().lower()
+    folder = root / wanted
+    if wanted.isidentifier() and (folder / "problem.toml").is_file():  # by slug: read that package alone
+        problem = load_path(folder)  # (all of them took ~8 ms of every judging's start)
+        if problem.slug.lower() == wanted:
+            return problem
     known = all_problems(root)
     for problem in known:
         if wanted in (problem.slug.lower(), problem.id.lower()):

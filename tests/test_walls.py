@@ -272,6 +272,36 @@ def test_a_seccomp_binding_that_cannot_load_inside_is_refused_in_one_line(tmp_pa
     assert not sandbox_processes(HOSTILE / "snoop.py")
 
 
+def _damaged(program: bytes) -> dict[str, bytes]:
+    """A stored program spoilt in the ways a file can be: cut short, empty, another format's, one
+    part's length changed, and the run's pid comparisons no longer where the offsets say."""
+    from judge.inside.walls import PID_SENTINEL
+
+    sentinel = PID_SENTINEL.to_bytes(4, sys.byteorder)
+    return {"cut short": program[:-13], "empty": b"", "another format": b"judge-seccomp-0" + program[15:],
+            "length changed": program[:16] + (int.from_bytes(program[16:20], sys.byteorder) + 8).to_bytes(4, sys.byteorder)
+            + program[20:], "offsets moved": program.replace(sentinel, b"\0\0\0\0")}
+
+
+@pytest.mark.parametrize("damage", ["cut short", "empty", "another format", "length changed", "offsets moved"])
+def test_a_damaged_stored_seccomp_program_is_built_again(damage):
+    """The judge keeps the seccomp program it builds (judge/seccomp.py); a stored copy that is not
+    whole is never loaded: the judging builds the program again, the walls hold (no signal
+    reaches another process, which needs the run's pid in its part), and the copy is mended."""
+    from judge import seccomp
+
+    seccomp.seccomp_program.cache_clear()
+    assert seccomp.seccomp_program() == seccomp._build()  # stored now, if it was not
+    path = seccomp._CACHE_DIR / f"seccomp-{seccomp._key()}.bpf"
+    whole = path.read_bytes()
+    assert seccomp._read(path) == seccomp._build()
+    path.write_bytes(_damaged(whole)[damage])
+    assert seccomp._read(path) is None
+    code, report = judge(HOSTILE / "signal_paths.py", "--tests", "001")
+    assert report["tests"][0]["message"] == "RuntimeError: allowed: []"
+    assert path.read_bytes() == whole
+
+
 def test_an_unknown_sandbox_mode_is_refused():
     proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
                           capture_output=True, text=True, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": "off"})

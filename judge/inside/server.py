@@ -53,7 +53,7 @@ def main() -> None:
 
     config, blobs = wire.receive(proto_in)
     sys.path[:0] = [str(p) for p in config.get("site", [])]
-    # the seccomp program in two parts, built once by the judge (judge/sandbox.py, seccomp_program,
+    # the seccomp program in two parts, built once by the judge (judge/seccomp.py, seccomp_program,
     # says why): the shared one this process loads before it serves, and each run's own
     shared = bpf = None
     if len(blobs) == 2 and "seccomp_offsets" in config:

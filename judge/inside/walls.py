@@ -186,7 +186,7 @@ _F_SETOWN, _F_SETSIG, _F_SETOWN_EX = 8, 10, 15
 _FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP = 0x8901, 0x8902, 0x5410
 
 
-_PID_SENTINEL = 0x7EADBEEF  # above any pid_max: stands for the run's pid in the compiled filter
+PID_SENTINEL = 0x7EADBEEF  # above any pid_max: stands for the run's pid in the compiled filter
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 
 
@@ -212,9 +212,9 @@ def compile_filter(sc) -> tuple[bytes, tuple[bytes, tuple[int, ...]]]:
     every load: the whole one (176 instructions) cost each child 0.45-0.8 ms, its own part (~50)
     ~0.12 ms. Together the two deny what the whole one did."""
     shared = _exported(_shared_filter(sc))
-    run = _exported(_run_filter(sc, _PID_SENTINEL))
+    run = _exported(_run_filter(sc, PID_SENTINEL))
     # struct sock_filter {u16 code; u8 jt, jf; u32 k}: the constant k sits at offset 4
-    offsets = tuple(i + 4 for i in range(0, len(run), 8) if struct.unpack_from("=I", run, i + 4)[0] == _PID_SENTINEL)
+    offsets = tuple(i + 4 for i in range(0, len(run), 8) if struct.unpack_from("=I", run, i + 4)[0] == PID_SENTINEL)
     if len(shared) % 8 or len(run) % 8 or not offsets:  # libseccomp shares one pid comparison among the signal calls
         raise OSError("the compiled seccomp program is not what was built")
     return shared, (run, offsets)
