@@ -53,12 +53,15 @@ MAX_LANES = 2  # runs of one submission at once; each judging of the bundled one
 _NO_SECCOMP = (f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) cannot be "
                f"imported by {sys.executable}: run the judge with .venv/bin/python (make judge), or set "
                f"JUDGE_SANDBOX=none to judge without walls (unsafe)")
-# Without a mount namespace a run that left root may not read a Python under root's home: what
-# numpy loads lazily is loaded by the fork server first, and so is what the seccomp binding used
-# to bring along (ctypes.util: subprocess, threading, fcntl, tempfile...) when the fork server
-# still loaded it (the judge builds the filter now). In bubblewrap mode a run imports these
-# itself; threading's at-fork handler in the fork server would cost every run ~0.5 ms.
-PRELOAD = ["numpy.random", "numpy.fft", "numpy.linalg", "ctypes.util"]
+# Without a mount namespace a run that left root may not read a Python under root's home: the
+# modules a submission commonly imports, what numpy loads lazily and what the seccomp binding
+# used to bring along (ctypes.util: subprocess, threading, fcntl, tempfile...) are loaded by the
+# fork server first. In bubblewrap mode everything bound in is readable to the run, which imports
+# what it uses itself: preloading cost every fork server's start ~10 ms of CPU, and some of it
+# every run (random reseeds itself in each child; threading's at-fork handler took ~0.5 ms).
+PRELOAD = ["abc", "array", "bisect", "cmath", "collections", "contextlib", "copy", "dataclasses", "decimal", "enum",
+           "fractions", "functools", "glob", "heapq", "itertools", "math", "numbers", "operator", "random", "re",
+           "statistics", "string", "struct", "typing", "numpy.random", "numpy.fft", "numpy.linalg", "ctypes.util"]
 
 
 class SandboxError(Exception):

@@ -241,6 +241,27 @@ def test_a_run_sees_nothing_of_the_judge(tmp_path, mode):
     assert report["tests"][0]["message"] == "RuntimeError: seen: []"
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_run_imports_the_modules_submissions_use(tmp_path, mode):
+    """A run has left root before the file's imports run, so it may not read a Python installed
+    under root's home: the modules submissions commonly import (the standard library's, and what
+    numpy loads on first use) must still import in every mode, inside the method too."""
+    from judge.sandbox import PRELOAD
+
+    top = [name for name in PRELOAD if not name.startswith("numpy.")]
+    sub = tmp_path / "imports.py"
+    sub.write_text(
+        REFERENCE.decode().replace("import numpy as np\n", "import numpy as np\nimport " + ", ".join(top) + "\n", 1).replace(
+            "        f = lambda a:",
+            "        import importlib\n"
+            "        assert [importlib.import_module(m).__name__ for m in %r] == %r\n"
+            "        np.random.default_rng(1).random(); np.fft.fft([1.0]); np.linalg.norm([1.0])\n"
+            "        assert statistics.mean([1, 2]) == 1.5 and fractions.Fraction(1, 2) * 2 == 1\n"
+            "        f = lambda a:" % (PRELOAD, PRELOAD), 1))
+    code, report = judge(sub, mode=mode)
+    assert (report["verdict"], report["passed"]) == ("AC", report["total"]), report["message"]
+
+
 def test_landlock_mode_says_so():
     code, report = judge(HOSTILE / "sysctl_write_back.py", "--tests", "001", mode="landlock")
     assert report["isolation"].startswith("landlock ABI ")

@@ -28,10 +28,6 @@ import walls
 import wire
 from runner import Runner, compile_only
 
-# Modules a submission commonly imports, loaded before any wall goes up: a run that has left root
-# may not be allowed to read a Python installation under root's home any more.
-import abc, array as _array, bisect, cmath, collections, contextlib, copy, dataclasses, decimal, enum, fractions, functools, glob, heapq, itertools, math, numbers, operator, random, re, statistics, string, struct as _struct, typing  # noqa: E401,F401,E501
-
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[_var] = "1"  # one BLAS thread: CPU time is then the work, not the threads' spinning
 # No transparent huge pages for numpy's large arrays: where the kernel compacts memory on demand
