@@ -4,12 +4,12 @@ and kept in $JUDGE_HOME/reference_times.json (fastest of three runs: a busy mach
 
 from __future__ import annotations
 
-import hashlib
 import json
 import platform
 from pathlib import Path
 
 from coach.home import judge_home
+from judge.fingerprint import sha256
 from judge.judging import Report, judge_file
 from judge.sandbox import SandboxError
 from problems import ProblemError
@@ -33,7 +33,7 @@ def reference_ms(report: Report, test: str) -> float | None:
     problem = report.problem
     path = problem.tests_dir / f"{test}.json"
     key = "|".join([_machine(), TIMING, problem.slug, test,
-                    hashlib.sha256(problem.reference_path.read_bytes()).hexdigest()[:16]])
+                    sha256(problem.reference_path.read_bytes()).hexdigest()[:16]])
     cache = judge_home() / "reference_times.json"
     try:
         known = json.loads(cache.read_text())

@@ -8,7 +8,6 @@ RE (an exception or an exit before returning), WA (the returned value is wrong),
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 import tokenize
@@ -21,6 +20,7 @@ import numpy as np
 
 from judge.checker import compare
 from judge.detect import detect_problem
+from judge.fingerprint import sha256
 from judge.outcome import Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
 from judge.reading import Cases, Prepared, ReaderLost, select_tests
@@ -128,7 +128,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     if source is None:
         let_go()
         return report
-    report.source_sha256 = hashlib.sha256(source).hexdigest()
+    report.source_sha256 = sha256(source).hexdigest()
     session = _Session(path, source, sandbox)
     todo: Cases | None = reading
     try:

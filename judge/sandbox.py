@@ -33,7 +33,7 @@ from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args
                         problems_root, system_dirs)
 
 # What the judge imports before it launches the sandbox delays every verdict (the sandbox boots
-# while the rest loads): numpy, dataclasses, hashlib, tempfile and ctypes are imported where used.
+# while the rest loads): numpy, dataclasses, tempfile and ctypes are imported where used.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
@@ -308,7 +308,7 @@ class Sandbox:
         finally:
             os.close(rows_in)
             os.close(answers_out)
-        from judge.seccomp import seccomp_program  # (hashlib: not before the launch)
+        from judge.seccomp import seccomp_program  # not before the launch
 
         program = seccomp_program()  # read from its cache, or built while the fork server's interpreter starts
         if program is not None:

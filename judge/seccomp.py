@@ -13,11 +13,12 @@ none of the sandbox modes shows to a run and which is as trusted as the bytecode
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import os
 import struct
 from pathlib import Path
+
+from judge.fingerprint import sha256
 
 Program = tuple[bytes, tuple[bytes, tuple[int, ...]]]
 
@@ -52,7 +53,7 @@ def _key() -> str | None:
         return None
     if spec is None or not spec.origin or not os.path.isfile(spec.origin):
         return None
-    digest = hashlib.sha256(_MAGIC)
+    digest = sha256(_MAGIC)
     for path in (_HERE / "inside" / "walls.py", Path(spec.origin)):
         digest.update(path.read_bytes())
     try:
