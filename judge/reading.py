@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from judge.inside import wire
-from problems import Problem, ProblemError, TestCase, read_test
+from judge.partcache import cached_parts
+from problems import Problem, ProblemError, TestCase
 from problems.testfile import check_input, not_json, test_decoder, test_from, test_text
 
 if TYPE_CHECKING:
@@ -217,11 +218,14 @@ def _apart(items: list[tuple[int, TestCase | Path]]) -> tuple[list[list[tuple[in
 
 
 def prepare(problem: Problem, item: TestCase | Path) -> Prepared:
-    """A test made in memory, or a stored one read; a stored one whose arrays cannot be encoded
-    (ragged or non-numeric, which the validator refuses) is a ProblemError naming its file."""
+    """A test made in memory, or a stored one read (`stored_parts`: a file that cannot be read,
+    or whose arrays cannot be encoded, which the validator refuses, is a ProblemError naming it)."""
     if isinstance(item, TestCase):
         return Prepared.of(problem, item)
-    return _arrays_of(item, Prepared.of, problem, read_test(problem, item))
+    (head, blobs), (rest, arrays) = stored_parts(problem, item)
+    test = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
+    test.complete(rest["note"], list(zip(rest["shapes"], arrays)))
+    return test
 
 
 class Prepared:
@@ -293,8 +297,14 @@ class Prepared:
 def stored_parts(problem: Problem, path: Path) -> Iterator[tuple[dict, list[bytes]]]:
     """A stored test in two messages for a reader's pipe: its arguments as soon as the file's
     'input' is parsed, then its expected output and the rest. The file is parsed member by
-    member, in its own order (the generator writes 'input' first). Raises ProblemError naming
-    the file, as `read_test` would, at whichever point it finds the file broken."""
+    member, in its own order (the generator writes 'input' first), the first time; after that
+    the messages come from the copy kept beside it (judge/partcache.py) until the file, its
+    problem.toml or the reading code changes. Raises ProblemError naming the file, as
+    `read_test` would, at whichever point it finds the file broken."""
+    return cached_parts(problem.root / "problem.toml", path, lambda: _parsed_parts(problem, path))
+
+
+def _parsed_parts(problem: Problem, path: Path) -> Iterator[tuple[dict, list[bytes]]]:
     data: dict = {}
     count = None  # how many numbers the output will hold, from the arguments' sizes
     for key, value in _members(test_text(path), path):

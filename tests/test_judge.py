@@ -484,7 +484,7 @@ def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
     """A reader sends a stored test's arguments as soon as they are parsed, the rest after
     (`stored_parts`); however the file is laid out, the two halves make the test `read_test` reads."""
     from judge.reading import Prepared, prepare, stored_parts
-    from problems import load
+    from problems import load, read_test
 
     problem = load("gqa")
     source = problem.tests_dir / "004-ties.json"
@@ -496,12 +496,56 @@ def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
     path = tmp_path / source.name
     path.write_text(json.dumps(data, indent=2) if layout == "indented" else
                     json.dumps(data) if layout == "spaced" else json.dumps(data, separators=(",", ":")))
-    (head, blobs), (rest, arrays) = stored_parts(problem, path)
-    halves = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
-    halves.complete(rest["note"], list(zip(rest["shapes"], arrays)))
-    whole = prepare(problem, path)
-    for name in ("name", "sizes", "specs", "blobs", "expected_count", "note", "arrays"):
-        assert getattr(halves, name) == getattr(whole, name), name
+    whole = Prepared.of(problem, read_test(problem, path))
+    kept = tmp_path / "__pycache__" / f"{path.stem}.parts"
+    for read in ("parsed", "kept", "prepared"):  # the second and third from the copy kept beside it
+        assert kept.is_file() == (read != "parsed")
+        if read == "prepared":
+            halves = prepare(problem, path)
+        else:
+            (head, blobs), (rest, arrays) = stored_parts(problem, path)
+            halves = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
+            halves.complete(rest["note"], list(zip(rest["shapes"], arrays)))
+        for name in ("name", "sizes", "specs", "blobs", "expected_count", "note", "arrays"):
+            assert getattr(halves, name) == getattr(whole, name), (read, name)
+
+
+def _verdicts(sub: Path, package: Path) -> list[str]:
+    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package), "--json", "--all"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return [t["verdict"] for t in json.loads(proc.stdout)["tests"]]
+
+
+def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
+    """Each stored test is kept as the wire's bytes beside it (judge/partcache.py), read instead
+    of its JSON while the file, its problem.toml and the reading code are unchanged. An edit
+    that keeps the file's size is still seen; a kept copy that is damaged is read from the JSON
+    again and mended; a changed problem.toml makes every copy stale."""
+    package = tmp_path / "gqa"
+    shutil.copytree(GQA, package, ignore=shutil.ignore_patterns("__pycache__"))
+    sub = tmp_path / "submission.py"
+    sub.write_text((GQA / "reference.py").read_text())
+    test = package / "tests" / "001-sample.json"
+    kept = package / "tests" / "__pycache__" / "001-sample.parts"
+    assert _verdicts(sub, package) == ["AC"] * 24 and kept.is_file()
+    good = test.read_text()
+    digit = next(i for i in range(good.index('"expected"'), len(good)) if good[i].isdigit())
+    wrong = good[:digit] + str((int(good[digit]) + 5) % 10) + good[digit + 1:]  # the same size: its times tell
+    assert len(wrong) == len(good) and json.loads(wrong)["expected"] != json.loads(good)["expected"]
+    test.write_text(wrong)
+    assert _verdicts(sub, package) == ["WA"] + ["AC"] * 23
+    test.write_text(good)
+    assert _verdicts(sub, package) == ["AC"] * 24
+    whole = kept.read_bytes()
+    for damage in (whole[:-9], b"", whole[:40] + bytes(len(whole) - 40), whole.replace(b'"rest"', b'"best"')):
+        kept.write_bytes(damage)
+        assert _verdicts(sub, package) == ["AC"] * 24
+        assert kept.read_bytes() == whole
+    before = kept.stat().st_ino
+    with open(package / "problem.toml", "a") as toml:
+        toml.write("\n# a comment changes no rule, but the copies are made again\n")
+    assert _verdicts(sub, package) == ["AC"] * 24
+    assert kept.stat().st_ino != before and kept.read_bytes() != whole
 
 
 def _processes_naming(path: Path) -> list[int]:
