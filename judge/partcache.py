@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 import struct
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,7 +36,7 @@ def cached_parts(problem_toml: Path, path: Path, parse: Callable[[], Iterator[tu
     current, else from `parse()` as it goes (a run can start on the first message while the rest
     is parsed), kept once the last one is made."""
     key = _key(problem_toml, path)
-    kept = path.parent / "__pycache__" / f"{path.stem}.parts"
+    kept = path.parent / "__pycache__" / f"{path.stem}.parts"  # (`forget` drops the folder)
     parts = _read(kept, key) if key is not None else None
     if parts is not None:
         yield from parts
@@ -46,6 +47,11 @@ def cached_parts(problem_toml: Path, path: Path, parse: Callable[[], Iterator[tu
         yield message
     if key is not None:
         _write(kept, key, made)
+
+
+def forget(tests_dir: Path) -> None:
+    """Drop every kept copy of a problem's tests (the benchmark's cold judging)."""
+    shutil.rmtree(tests_dir / "__pycache__", ignore_errors=True)
 
 
 @functools.cache
