@@ -23,9 +23,32 @@ def _entry() -> int:
         from web.cli import main as serve
 
         return serve(sys.argv[2:])
+    launched = _launched_early(sys.argv[1:])
     from judge.cli import main
 
-    _leave(main(on_report=_record, enrich=_enrich))
+    _leave(main(on_report=_record, enrich=_enrich, launched=launched))
+
+
+def _launched_early(argv: list[str]):
+    """The usual form, `python -m judge FILE [options]`: the sandbox is launched before the command
+    line is parsed (the fork server's boot is what a judging waits for; argparse and the CLI's
+    imports took ~7 ms before it). The CLI takes it over, or closes it when it refuses the line
+    (judge/cli.py, main); anything that stops the launch here is met again, and said, there."""
+    if not argv or argv[0].startswith("-") or not argv[0].endswith(".py") or not os.path.isfile(argv[0]) \
+            or any(a in ("--bundled", "-h", "--help") for a in argv):
+        return None
+    from judge.sandbox import submission_sandbox
+
+    sandbox = submission_sandbox(argv[0])
+    try:
+        sandbox.launch()
+    except Exception:
+        sandbox.close()
+        return None
+    except BaseException:
+        sandbox.close()
+        raise
+    return sandbox
 
 
 def _enrich(report, hint_level):  # the practice layer is imported once a judging is done: the judge's

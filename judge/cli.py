@@ -56,15 +56,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None, on_report=None, enrich=None) -> int:
+def main(argv: list[str] | None = None, on_report=None, enrich=None, launched=None) -> int:
     """Exit 0 (AC), 1 (another verdict), 2 (a usage error: one line, or one JSON object with
-    --json), 130 (interrupted: the sandbox is torn down first, nothing is left running)."""
+    --json), 130 (interrupted: the sandbox is torn down first, nothing is left running).
+    `launched`: a sandbox launched already for the command line's file (judge/__main__.py),
+    used for that file and closed in any case."""
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = parse_args(argv)
         if args.bundled:
             return _bundled(args)
-        return _single(args, on_report, enrich)
+        return _single(args, on_report, enrich, launched)
     except Exception as exc:
         if not _is_usage_error(exc):
             raise
@@ -76,6 +78,9 @@ def main(argv: list[str] | None = None, on_report=None, enrich=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        if launched is not None:  # (judging closes it too; closing twice does nothing)
+            launched.close()
 
 
 def _is_usage_error(exc: Exception) -> bool:
@@ -84,7 +89,7 @@ def _is_usage_error(exc: Exception) -> bool:
     return isinstance(exc, (UsageError, ProblemError, SandboxUnavailable))
 
 
-def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
+def _single(args: argparse.Namespace, on_report=None, enrich=None, launched=None) -> int:
     """Judge one file; `enrich(report, hint_level)` may add to the report before it is printed (a
     hint, the reference's speed), and `on_report(report, path)` is told of it once printed."""
     path = Path(args.submission)
@@ -95,7 +100,10 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None) -> int:
     if args.progress and not args.json:
         raise UsageError("--progress goes with --json: its lines are JSON objects")
     sandbox = submission_sandbox(path)
-    sandbox.launch()
+    if launched is not None and launched.label == sandbox.label:
+        sandbox = launched
+    else:
+        sandbox.launch()
     reading = None
     try:
         from problems import load

@@ -176,10 +176,17 @@ def test_wrong_method_name_is_a_usage_error(tmp_path):
     (["/no/such/file.py"], "error: /no/such/file.py: no such file\n"),
     (["tests/test_judge.py", "--problem", "nope"],
      "error: unknown problem 'nope': known problems are " + ", ".join(f"{p.slug} ({p.id})" for p in all_problems()) + "\n"),
+    (["problems/gqa/reference.py", "--progress"], "error: --progress goes with --json: its lines are JSON objects\n"),
+    (["problems/gqa/reference.py", "--problem", "gqa", "--tests", "999"],
+     "error: --tests 999: no test of gqa matches (names look like 001-sample)\n"),
+    (["problems/gqa/reference.py", "other.py"], "error: unrecognized arguments: other.py\n"),
 ])
 def test_usage_errors(argv, message):
+    """One line and exit 2; the sandbox launched for the file before the line was parsed
+    (judge/__main__.py) is gone too."""
     proc = subprocess.run([sys.executable, "-m", "judge", *argv], capture_output=True, text=True, cwd=ROOT)
     assert (proc.returncode, proc.stderr) == (2, message)
+    assert not workers(ROOT / argv[0]) and not workers(argv[0])
 
 
 def test_busy_loop_is_time_limit_exceeded(tmp_path, package):
