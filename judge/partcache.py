@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from judge.fingerprint import sha256
+from judge.keep import keep
 
 Parts = list[tuple[dict, list[bytes]]]
 
@@ -107,19 +108,8 @@ def _frame(data: memoryview, at: int) -> tuple[memoryview, int]:
 
 
 def _write(kept: Path, key: bytes, parts: Parts) -> None:
-    """Keep the messages (atomically: other judgings may be reading); where the folder cannot be
-    written (a read-only checkout) the tests are parsed every time."""
     chunks = [_MAGIC, key]
     for header, blobs in parts:
         for payload in (json.dumps(dict(header, blobs=len(blobs))).encode(), *blobs):
             chunks += [_FRAME.pack(len(payload)), payload]
-    temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    try:
-        kept.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(b"".join(chunks))
-        os.replace(temporary, kept)
-    except OSError:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    keep(kept, b"".join(chunks))

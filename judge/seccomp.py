@@ -19,6 +19,7 @@ import struct
 from pathlib import Path
 
 from judge.fingerprint import sha256
+from judge.keep import keep
 
 Program = tuple[bytes, tuple[bytes, tuple[int, ...]]]
 
@@ -101,18 +102,6 @@ def _read(path: Path) -> Program | None:
 
 
 def _write(path: Path, program: Program) -> None:
-    """Store it atomically (other judgings may be reading); a folder that cannot be written
-    (a read-only checkout) only means building it every time."""
     shared, (run, offsets) = program
-    data = (_MAGIC + _HEADER.pack(len(shared), len(run), len(offsets)) + shared + run
-            + struct.pack(f"={len(offsets)}I", *offsets))
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    keep(path, _MAGIC + _HEADER.pack(len(shared), len(run), len(offsets)) + shared + run
+         + struct.pack(f"={len(offsets)}I", *offsets))
