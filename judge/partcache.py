@@ -5,10 +5,11 @@ Parsing a test's JSON and packing its arrays is most of what reading a judging's
 moment. The messages `reading.stored_parts` makes from a file (its arguments, then its expected
 output and note) depend only on that file, on the problem's problem.toml and on the code that
 reads and checks them, so they are kept in `tests/__pycache__/<name>.parts` with a key made of
-those: the file's size, times and inode (any write changes its ctime), problem.toml's bytes and
-the reading code's bytes. A copy whose key differs, or that is not whole, is read from the JSON
-again and rewritten. The folder is as hidden from a run as the tests themselves (the sandbox
-shows none of problems/), and as trusted: whoever can write it can write the tests.
+those: the file's size, times and inode (any write changes its ctime), problem.toml's bytes, the
+reading code's bytes (size expressions included) and the byte order. A copy whose key differs,
+or that is not whole, is read from the JSON again and rewritten. The folder is as hidden from a
+run as the tests themselves (the sandbox shows none of problems/), and as trusted: whoever can
+write it can write the tests.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import os
 import shutil
 import struct
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -58,9 +60,10 @@ def forget(tests_dir: Path) -> None:
 @functools.cache
 def _code() -> bytes:
     """The code the messages come from: how a file is read, checked and packed."""
-    sources = [_HERE / "reading.py", _HERE / "partcache.py", _HERE.parent / "problems" / "testfile.py",
-               _HERE.parent / "problems" / "package.py"]
-    return b"".join(sha256(p.read_bytes()).digest() for p in sources)
+    problems = _HERE.parent / "problems"
+    sources = [_HERE / "reading.py", _HERE / "partcache.py", problems / "testfile.py", problems / "package.py",
+               problems / "expr.py"]
+    return sys.byteorder.encode() + b"".join(sha256(p.read_bytes()).digest() for p in sources)
 
 
 def _key(problem_toml: Path, path: Path) -> bytes | None:
