@@ -68,12 +68,23 @@ def _code() -> bytes:
 
 def _key(problem_toml: Path, path: Path) -> bytes | None:
     try:
-        info = os.stat(path)
-        definition = problem_toml.read_bytes()
+        definition = _definition(problem_toml, _stamp(problem_toml))
+        stamp = _stamp(path)
     except OSError:
         return None  # the parse says what is wrong
-    stamp = f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}"
-    return sha256(_MAGIC + _code() + sha256(definition).digest() + stamp.encode()).digest()
+    return sha256(_MAGIC + _code() + definition + stamp.encode()).digest()
+
+
+def _stamp(path: Path) -> str:
+    """What changes whenever the file is written (its ctime, which no user can set back)."""
+    info = os.stat(path)
+    return f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino} {info.st_dev}"
+
+
+@functools.lru_cache(maxsize=16)
+def _definition(problem_toml: Path, stamp: str) -> bytes:
+    """problem.toml's digest, read once per judging, not once per test (`stamp` keys it)."""
+    return sha256(problem_toml.read_bytes()).digest()
 
 
 def _read(kept: Path, key: bytes) -> Parts | None:

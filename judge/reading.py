@@ -136,11 +136,10 @@ class Cases:
                         self._arrive(index, error)
                         return
                     if header["part"] == "input":
-                        pending[index] = Prepared(header["name"], header["sizes"], header["specs"], blobs,
-                                                  header["count"])
+                        pending[index] = Prepared.from_input(header, blobs)
                         self._arrive(index, pending[index])
                     else:
-                        pending.pop(index).complete(header["note"], list(zip(header["shapes"], blobs)))
+                        pending.pop(index).complete_from(header, blobs)
                         left -= 1
             except BaseException as exc:  # the judge's thread waits for an item: it must get one
                 lost = ReaderLost(f"the judge's test reader stopped ({type(exc).__name__}: {exc})")
@@ -223,8 +222,8 @@ def prepare(problem: Problem, item: TestCase | Path) -> Prepared:
     if isinstance(item, TestCase):
         return Prepared.of(problem, item)
     (head, blobs), (rest, arrays) = stored_parts(problem, item)
-    test = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
-    test.complete(rest["note"], list(zip(rest["shapes"], arrays)))
+    test = Prepared.from_input(head, blobs)
+    test.complete_from(rest, arrays)
     return test
 
 
@@ -253,6 +252,15 @@ class Prepared:
         arrays = _encoded_rest(problem, case)
         return cls(case.name, problem.sizes_of(case.input), specs, blobs, len(arrays[0][1]) // 8,
                    str(case.meta.get("note", "")), arrays)
+
+    @classmethod
+    def from_input(cls, header: dict, blobs: list[bytes]) -> Prepared:
+        """A stored test from its first message (`stored_parts`), waiting for the rest."""
+        return cls(header["name"], header["sizes"], header["specs"], blobs, header["count"])
+
+    def complete_from(self, header: dict, blobs: list[bytes]) -> None:
+        """The rest of a stored test, from its second message."""
+        self.complete(header["note"], list(zip(header["shapes"], blobs)))
 
     def complete(self, note: str, arrays: list[tuple[list[int], bytes]]) -> None:
         self._note, self._arrays = note, arrays

@@ -511,8 +511,8 @@ def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
             halves = prepare(problem, path)
         else:
             (head, blobs), (rest, arrays) = stored_parts(problem, path)
-            halves = Prepared(head["name"], head["sizes"], head["specs"], blobs, head["count"])
-            halves.complete(rest["note"], list(zip(rest["shapes"], arrays)))
+            halves = Prepared.from_input(head, blobs)
+            halves.complete_from(rest, arrays)
         for name in ("name", "sizes", "specs", "blobs", "expected_count", "note", "arrays"):
             assert getattr(halves, name) == getattr(whole, name), (read, name)
 
