@@ -20,6 +20,7 @@ import json
 import os
 import queue
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -159,6 +160,8 @@ class Sandbox:
         self._writer: threading.Thread | None = None
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._hello: dict = {}
+        self._info = -1  # bubblewrap's --info-fd, read once the fork server is up
+        self._init: int | None = None  # a pidfd of the namespace's init (the inner bubblewrap)
 
     def __enter__(self) -> "Sandbox":
         self.start()
@@ -202,6 +205,7 @@ class Sandbox:
         if self._launched:
             try:
                 self._hello = self._await_hello()
+                self._watch_init()
                 return self._describe_bwrap()
             except SandboxError as exc:
                 self.close()
@@ -243,16 +247,53 @@ class Sandbox:
                 cached, code = compiled
                 data_fds[cached] = _memfd(os.path.basename(cached), code)
         as_root = os.geteuid() == 0
-        options = bwrap_args(interp, data_fds, self.label, as_root)
+        self._info, info_w = os.pipe()
+        os.set_blocking(self._info, False)
+        options = bwrap_args(interp, data_fds, self.label, as_root) + ["--info-fd", str(info_w)]
         args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
         command = [interp.executable, "-I", "-S", "-B", "-c", _boot(INSIDE_DIR), self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
-            self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, *data_fds.values()],
+            self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, info_w, *data_fds.values()],
                          config={"site": [INSIDE_SITE], "run_uid": NOBODY, "landlock": "if-available",
                                  "readable": ["/"]}, executable=bwrap)
         finally:
-            for fd in [args_fd, *data_fds.values()]:
+            for fd in [args_fd, info_w, *data_fds.values()]:
                 os.close(fd)
+
+    def _watch_init(self) -> None:
+        """Hold a pidfd of the namespace's init, which bubblewrap named on --info-fd before the
+        fork server started: taken while the fork server runs, that init is alive, so its pid
+        names no other process. `close` waits for it (see `_end_init`)."""
+        info, self._info = self._info, -1
+        if info < 0:
+            return
+        try:
+            pid = json.loads(os.read(info, 1 << 12)).get("child-pid")
+            if type(pid) is int and pid > 1:
+                self._init = os.pidfd_open(pid)
+        except (OSError, ValueError, AttributeError):
+            pass  # no pidfd: close() then returns when bubblewrap's outer process has
+        finally:
+            os.close(info)
+
+    def _end_init(self) -> None:
+        """bubblewrap's outer process exits as soon as the fork server has, while the namespace's
+        init may still be ending (under load, for some ms): `close` returns once it is gone, and
+        kills it if it is still there after CLOSE_GRACE_S."""
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
+        init, self._init = self._init, None
+        if init is None:
+            return
+        try:
+            if not select.select([init], [], [], CLOSE_GRACE_S)[0]:
+                signal.pidfd_send_signal(init, signal.SIGKILL)
+                select.select([init], [], [], CLOSE_GRACE_S)
+        except OSError:
+            pass
+        finally:
+            os.close(init)
 
     def _describe_bwrap(self) -> None:
         namespaces = "pid, net, ipc, uts, mount" + ("" if os.geteuid() == 0 else ", user")
@@ -530,6 +571,7 @@ class Sandbox:
         self._close_step_pipes()
         proc, self.proc = self.proc, None
         if proc is None:
+            self._end_init()
             return
         writer, self._writer = self._writer, None
         if writer is not None:
@@ -555,6 +597,7 @@ class Sandbox:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
+        self._end_init()
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:

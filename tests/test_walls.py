@@ -422,3 +422,24 @@ def _parent(pid: int) -> int | None:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def test_nothing_of_the_sandbox_is_left_when_close_returns():
+    """bubblewrap's outer process exits as soon as the fork server has, while the namespace's init
+    (the inner bubblewrap) is still ending: measured alive at that moment in 24 of 40 closes,
+    for ~0.2 ms, longer under load. `close` waits for it, so when it returns the sandbox is gone."""
+    from judge.sandbox import Sandbox
+
+    for _ in range(6):
+        sandbox = Sandbox()
+        sandbox.start()
+        assert sandbox.mode == "bwrap"
+        outer = sandbox.proc.pid
+        inits = [int(p) for p in Path(f"/proc/{outer}/task/{outer}/children").read_text().split()]
+        assert len(inits) == 1
+        sandbox.close()
+        try:
+            state = Path(f"/proc/{inits[0]}/stat").read_text().rpartition(")")[2].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            state = "gone"
+        assert state in ("gone", "Z", "X"), f"the namespace's init is still there ({state})"
