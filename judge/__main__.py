@@ -42,6 +42,7 @@ def _launched_early(argv: list[str]):
     sandbox = submission_sandbox(argv[0])
     try:
         sandbox.launch()
+        sandbox.compile_early(argv[0])
     except Exception:
         sandbox.close()
         return None

@@ -104,6 +104,7 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None, launched=None
         sandbox = launched
     else:
         sandbox.launch()
+        sandbox.compile_early(path)
     reading = None
     try:
         from problems import load

@@ -21,7 +21,7 @@ import numpy as np
 from judge.checker import compare
 from judge.detect import detect_problem
 from judge.fingerprint import sha256
-from judge.outcome import Limits, RunOutcome
+from judge.outcome import COMPILE_LIMITS, MAX_SOURCE_BYTES, Limits, RunOutcome
 from judge.result import parse_report, returned_array, text
 from judge.reading import Cases, Prepared, ReaderLost, select_tests
 from judge.sandbox import FILE_LIMIT_BYTES, Sandbox, SandboxError, SandboxLost, SandboxUnavailable, submission_sandbox
@@ -39,9 +39,7 @@ VERDICT_NAMES = {
 }
 WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
-MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
-COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
 
 
 @dataclass
@@ -199,6 +197,7 @@ class _Session:
         if self.sandbox is None:
             self.sandbox = submission_sandbox(self.path)
             self.sandbox.launch()
+            self.sandbox.compile_early(self.path)
 
     def start(self, report: Report) -> list[str]:
         """Wait for the sandbox and compile the file there; the Solution's method names (CE on failure)."""

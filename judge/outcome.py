@@ -18,6 +18,10 @@ class Limits:
     memory_mb: int
 
 
+MAX_SOURCE_BYTES = 1 << 20  # a larger file is CE before anything parses it
+COMPILE_LIMITS = Limits(cpu_ms=5000, wall_ms=15000, memory_mb=512)  # parsing and compiling the file
+
+
 @dataclass
 class RunOutcome:
     """What the operating system reported about one task, and the bytes the task left behind."""

@@ -555,6 +555,35 @@ def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
     assert kept.stat().st_ino != before and kept.read_bytes() != whole
 
 
+
+@pytest.mark.parametrize("before, after, verdict", [
+    ("class Solution:\n    def grouped_query_attention(self, X\n", "reference", "AC"),
+    ("reference", "class Solution:\n    def grouped_query_attention(self, X\n", "CE"),
+    ("reference", "reference+", "WA"),  # the same size, another answer: only the bytes tell
+    ("reference", "large", "AC"),  # over EARLY_COMPILE_BYTES: compiled the usual way
+])
+def test_a_file_saved_after_its_early_compile_is_judged_as_it_now_is(tmp_path, package, before, after, verdict):
+    """The command line sends the file's compile task into the sandbox as soon as it is launched
+    (Sandbox.compile_early), before the judging reads the file: what is judged is the file as the
+    judging read it, whatever was compiled early."""
+    from judge.judging import judge_file
+    from judge.sandbox import EARLY_COMPILE_BYTES, submission_sandbox
+    from problems import load
+
+    reference = (GQA / "reference.py").read_text()
+    wrong = reference.replace("f(b_O)).tolist()", "f(b_O)+1).tolist()").replace("Vectorised", "Vectorisd", 1).replace("judging", "judgng", 1)
+    assert len(wrong) == len(reference) and wrong != reference
+    texts = {"reference": reference, "reference+": wrong, "large": reference + "#" * EARLY_COMPILE_BYTES + "\n"}
+    sub = tmp_path / "submission.py"
+    sub.write_text(texts.get(before, before))
+    sandbox = submission_sandbox(sub)
+    sandbox.launch()
+    sandbox.compile_early(sub)
+    sub.write_text(texts.get(after, after))
+    report = judge_file(sub, load(str(package)), patterns=["001"], sandbox=sandbox)
+    assert report.verdict == verdict, report.message
+    assert not workers(sub)
+
 def _processes_naming(path: Path) -> list[int]:
     """Pids of live processes whose command line names `path` (the judge and its test reader)."""
     found = []
