@@ -5,10 +5,11 @@ each: the least any judge could do. The judge is `python -m judge <reference> --
 sandbox start, a fork per test, transfer, checking. Both are timed as whole commands (interpreter
 start included), alternately, several rounds; the medians are compared. Two targets are shown:
 issue 3's judge <= 1.3 x floor + 0.5 s (the exit status), and issue 8's goal, 1.3 x floor with
-no constant slack (with the tests kept, as after any first judging: 41 of 42 values within it in
-six runs, mqa once at 1.38; the cold column, the first judging after the tests were made, reaches
-1.49. The fork server is ready ~135 ms after its launch, and each test's fresh forked child costs
-~3 ms of CPU that the floor's one warm process does not pay; see the README). Machines
+no constant slack (with the tests kept, as after any first judging: every value within it in five
+9-round runs on 2026-11-24, the highest mla 1.21; the cold column, the first judging after the
+tests were made, reaches 1.42. The machine is CPU-bound on both cores for most of a judging: the
+judge's and the sandbox's numpy imports, and each test's fresh forked child, ~3 ms of CPU that
+the floor's one warm process does not pay; see the README). Machines
 here are shared and noisy, so this is a benchmark that prints ratios, not a timed assertion in
 the test suite.
 
