@@ -408,16 +408,15 @@ class Sandbox:
     def compile(self, source: bytes, filename: str, limits: Limits) -> RunOutcome:
         """Parse and compile the file in a walled child (no code of it runs)."""
         early, self._early = self._early, None
-        header, blobs = self._compile_task(source, filename, limits)
+        task = self._compile_task(source, filename, limits)
         if self._early_sent:
             self._early_sent = False
-            status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
-            if early == (header, blobs):
-                return _outcome(status, parts)
+            outcome = self._reply(limits)
+            if early == task:
+                return outcome
             # the file changed since (or other limits): that reply is dropped, compiled again below
-        self._send(header, blobs)
-        status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
-        return _outcome(status, parts)
+        self._send(*task)
+        return self._reply(limits)
 
     def _compile_task(self, source: bytes, filename: str, limits: Limits) -> tuple[dict, list[bytes]]:
         # the code object stays in the fork server, for the runs
@@ -598,6 +597,10 @@ class Sandbox:
 
     def _task(self, header: dict, blobs: list[bytes], limits: Limits, file_bytes: int, result_bytes: int) -> RunOutcome:
         self._send(self._header(header, limits, file_bytes, result_bytes), blobs)
+        return self._reply(limits)
+
+    def _reply(self, limits: Limits) -> RunOutcome:
+        """The outcome of the one task sent (compile, check), waited for as long as its limits allow."""
         status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
         return _outcome(status, parts)
 
