@@ -325,6 +325,7 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         keep = {0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0}
         walls.close_all_but(keep | {task[k] for k in ("step_in", "step_out") if k in task})
         walls.leave_root(config["run_uid"])
+        walls.steady_allocator()
         args = _decode_args(*task["args"])
         walls.set_limits(limits)
         base_rss_kb = walls.memory_baseline()
