@@ -18,6 +18,7 @@ from coach.starter import write_starter
 from judge import report as render
 from judge.bundled import bundled
 from judge.judging import Report, judge_file
+from judge.outcome import MachineBusy
 from judge.sandbox import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> int:
     try:
         return {"start": _start, "list": _list, "history": _history, "run": _run,
                 "editorial": _editorial, "stress": _stress}[args.command](args)
-    except (ProblemError, history.HistoryError, SandboxUnavailable) as exc:
+    except (ProblemError, history.HistoryError, SandboxUnavailable, MachineBusy) as exc:
         if getattr(args, "json", False):
             print(json.dumps({"error": str(exc)}))
         else:

@@ -1,7 +1,8 @@
 """`python -m judge`: judge a submission file, or every bundled submission, like an online judge.
 
 Exit status: 0 when the verdict is AC (with --bundled: every submission got its expected verdict),
-1 otherwise, 2 for a usage error (missing file, unknown problem, no matching test).
+1 otherwise, 2 for a usage error (missing file, unknown problem, no matching test) or a machine too
+busy to judge a run (judge/outcome.py, MachineBusy).
 """
 
 from __future__ import annotations
@@ -84,9 +85,10 @@ def main(argv: list[str] | None = None, on_report=None, enrich=None, launched=No
 
 
 def _is_usage_error(exc: Exception) -> bool:
+    from judge.outcome import MachineBusy
     from problems import ProblemError
 
-    return isinstance(exc, (UsageError, ProblemError, SandboxUnavailable))
+    return isinstance(exc, (UsageError, ProblemError, SandboxUnavailable, MachineBusy))
 
 
 def _single(args: argparse.Namespace, on_report=None, enrich=None, launched=None) -> int:
@@ -162,6 +164,7 @@ def _bundled(args: argparse.Namespace) -> int:
     from judge import report as render
     from judge.bundled import bundled
     from judge.judging import judge_file
+    from judge.outcome import MachineBusy
     from judge.reading import select_tests
     from problems import Problem, all_problems, load
 
@@ -173,11 +176,16 @@ def _bundled(args: argparse.Namespace) -> int:
               f"{'slowest':>9}  first failing test")
     print(header)
     print("-" * len(header), flush=True)
-    mismatches = 0
+    mismatches = busy = 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each judging is its own sandbox
         futures = [pool.submit(judge_file, entry.path, problem, tests) for problem, entry, tests in jobs]
         for (problem, entry, _), future in zip(jobs, futures):
-            report = future.result()
+            try:
+                report = future.result()
+            except MachineBusy as exc:
+                busy += 1
+                print(f"{problem.slug:<8} {entry.label:<{width}} {entry.expected:<9} {'-':<9} ({exc})", flush=True)
+                continue
             ok = report.verdict == entry.expected
             mismatches += not ok
             slowest = max((t.time_ms or 0 for t in report.tests), default=0)
@@ -187,5 +195,6 @@ def _bundled(args: argparse.Namespace) -> int:
                   f"{slowest:>6.0f} ms  {failure.name if failure else '-'}"
                   + ("" if ok else "   <-- expected " + entry.expected), flush=True)
     print()
-    print(f"{len(jobs) - mismatches} of {len(jobs)} bundled submissions got their expected verdict.")
-    return 0 if mismatches == 0 else 1
+    print(f"{len(jobs) - mismatches - busy} of {len(jobs)} bundled submissions got their expected verdict"
+          + (f"; {busy} could not be judged: {MachineBusy.MESSAGE}" if busy else "") + ".")
+    return 1 if mismatches else 2 if busy else 0

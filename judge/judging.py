@@ -37,7 +37,6 @@ VERDICT_NAMES = {
     "CE": "Compilation Error",
     "JE": "Judge Error",
 }
-WALL_FACTOR = 3  # wall-clock limit = 3 x the CPU limit, as DMOJ does
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
 
@@ -144,7 +143,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
             todo = make_cases(problem)
             report.problem, report.total = problem, len(todo)
         cpu_ms = time_limit_ms or problem.time_limit_ms
-        limits = Limits(cpu_ms, cpu_ms * WALL_FACTOR, problem.memory_limit_mb)
+        limits = Limits(cpu_ms, problem.memory_limit_mb)
         if not session.check(problem, limits, report):
             return report
         for result in session.results(problem, todo, limits, keep_output):
@@ -207,7 +206,7 @@ class _Session:
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
         reply = parse_report(outcome.result)
-        if outcome.timed_out or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
+        if outcome.ended_for in ("cpu", "sleeping") or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
             error = f"compiling the file took more than {COMPILE_LIMITS.cpu_ms // 1000} s"
         elif outcome.signal is not None:
             error = f"Python's compiler crashed on the file (signal {_signal_name(outcome.signal)})"
@@ -441,12 +440,12 @@ def _classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[str | 
     The report is the run's claim and can be forged, so it can only ever make the run's own
     verdict RE, MLE or WA, never CE or JE.
     """
-    if outcome.cpu_ms > limits.cpu_ms or outcome.signal == signal.SIGXCPU:  # also when the wall
-        # clock fired first on a busy machine: the CPU time is the reason
+    if outcome.cpu_ms > limits.cpu_ms or outcome.signal == signal.SIGXCPU or outcome.ended_for == "cpu":
         return "TLE", f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms"
-    if outcome.timed_out:
-        return "TLE", (f"still running after {outcome.wall_ms / 1000:.1f} s of wall-clock time "
-                       f"(CPU {outcome.cpu_ms:.0f} ms): sleeping, stopped or blocked")
+    if outcome.ended_for == "sleeping":
+        return "TLE", (f"sleeping or blocked: ended after {outcome.wall_ms / 1000:.1f} s of wall-clock time, "
+                       f"{limits.wall_ms / 1000:g} s of it neither running nor waiting for a CPU "
+                       f"(CPU {outcome.cpu_ms:.0f} ms)")
     if outcome.output_size >= FILE_LIMIT_BYTES or outcome.signal == signal.SIGXFSZ:
         return "OLE", (f"wrote {outcome.output_size} bytes to stdout/stderr, over the limit of "
                        f"{FILE_LIMIT_BYTES >> 20} MiB")

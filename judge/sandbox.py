@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from judge.outcome import Limits, RunOutcome
 
 INSIDE = Path(__file__).resolve().parent / "inside"
-INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py")
+INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py", "clock.py")
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
@@ -451,7 +451,7 @@ class Sandbox:
                                             daemon=True)
             self._writer.start()
         self._outbox.put((header, blobs))
-        self._in_flight[task_id] = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
+        self._in_flight[task_id] = time.monotonic() + limits.cap_ms / 1000 + REPLY_GRACE_S
 
     def _write_tasks(self, fd: int) -> None:
         while (task := self._outbox.get()) is not None:
@@ -493,21 +493,26 @@ class Sandbox:
 
         specs, blobs = args
         rows = np.ascontiguousarray(rows, dtype=np.float64)
-        deadline = time.monotonic() + limits.wall_ms / 1000 + REPLY_GRACE_S
+        deadline = time.monotonic() + limits.cap_ms / 1000 + REPLY_GRACE_S
         wire.drain(self._answers)  # what an earlier run wrote and nobody read
         self._send(self._header({"kind": "interact", "method": method, "args": specs}, limits, FILE_LIMIT_BYTES,
                                 result_bytes), blobs)
         server = self.proc.stdout.fileno()
         answered, ended = -1, False  # -1: construction not yet confirmed
         received, pending = bytearray(), bytearray()
+        turns = _JudgeTurns()
+        woke: float | None = None  # when the judge woke to answers it has not yet sent a row for
 
         def answer(frame: bytes) -> None:
-            nonlocal answered, ended
+            nonlocal answered, ended, woke
             going_on = answered + 1 < len(rows)
             if going_on:  # the run works on the next row while this answer is checked here
                 row = rows[answered + 1].tobytes()
                 pending.extend(len(row).to_bytes(4, "big") + row)
                 self._write_rows(pending)
+                if woke is not None:
+                    turns.add(time.monotonic() - woke)
+                    woke = None
             if answered >= 0 and not on_step(answered, frame):
                 ended = True
             ended = ended or not going_on
@@ -517,29 +522,35 @@ class Sandbox:
                 self._write_rows(pending)
                 self._send({"kind": "end"}, [])
 
-        while True:
-            remaining = deadline - time.monotonic()
-            ready, writable, _ = select.select([self._answers, server] if not ended else [server],
-                                               [self._rows] if pending else [], [], max(remaining, 0.0))
-            if not ready and not writable and remaining <= 0:
-                waited = limits.wall_ms / 1000 + REPLY_GRACE_S
-                raise SandboxLost(f"no answer from the fork server within {waited:.0f} s", timed_out=True)
-            if writable:
-                self._write_rows(pending)
-            if self._answers in ready:
-                self._read_answers(received)
-                for frame in self._answers_in(received, result_bytes):
-                    if not ended:
-                        answer(frame)
-            if server in ready:  # the run has exited: what it wrote before is all in the pipe
-                while not ended and self._read_answers(received):
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                ready, writable, _ = select.select([self._answers, server] if not ended else [server],
+                                                   [self._rows] if pending else [], [], max(remaining, 0.0))
+                if not ready and not writable and remaining <= 0:
+                    waited = limits.cap_ms / 1000 + REPLY_GRACE_S
+                    raise SandboxLost(f"no answer from the fork server within {waited:.0f} s", timed_out=True)
+                if writable:
+                    self._write_rows(pending)
+                if self._answers in ready:
+                    woke = time.monotonic()
+                    if turns.due() and not ended:  # the fork server's wall clock leaves the judge's turns out
+                        self._send({"kind": "judge_time", "ms": turns.total_ms()}, [])
+                    self._read_answers(received)
                     for frame in self._answers_in(received, result_bytes):
                         if not ended:
                             answer(frame)
-                status, parts = self._receive(0.0)
-                if not ended:
-                    self._send({"kind": "end"}, [])
-                return _outcome(status, parts)
+                if server in ready:  # the run has exited: what it wrote before is all in the pipe
+                    while not ended and self._read_answers(received):
+                        for frame in self._answers_in(received, result_bytes):
+                            if not ended:
+                                answer(frame)
+                    status, parts = self._receive(0.0)
+                    if not ended:
+                        self._send({"kind": "end"}, [])
+                    return _outcome(status, parts)
+        finally:
+            turns.close()
 
     def _read_answers(self, received: bytearray) -> bool:
         """One read of what the run wrote (a run that writes without end cannot hold the judge in a
@@ -588,6 +599,7 @@ class Sandbox:
         return dict(header, limits={
             "cpu_ms": limits.cpu_ms,
             "wall_ms": limits.wall_ms,
+            "cap_ms": limits.cap_ms,
             "memory_bytes": limits.memory_mb << 20,
             "address_slack_bytes": ADDRESS_SLACK_BYTES,
             "file_bytes": file_bytes or FILE_LIMIT_BYTES,
@@ -601,7 +613,7 @@ class Sandbox:
 
     def _reply(self, limits: Limits) -> RunOutcome:
         """The outcome of the one task sent (compile, check), waited for as long as its limits allow."""
-        status, parts = self._receive(limits.wall_ms / 1000 + REPLY_GRACE_S)
+        status, parts = self._receive(limits.cap_ms / 1000 + REPLY_GRACE_S)
         return _outcome(status, parts)
 
     def _receive(self, timeout: float, starting: bool = False) -> tuple[dict, list[bytes]]:
@@ -654,6 +666,47 @@ class Sandbox:
             pass
         proc.wait()
         self._end_init()
+
+
+class _JudgeTurns:
+    """The judge's share of an interactive run's wall clock: from an answer's arrival to the next
+    row, and the time this thread waited for a CPU (on a busy machine, most of it), which
+    /proc/thread-self/schedstat counts. Reported to the fork server every REPORT_MS."""
+
+    REPORT_MS = 20.0
+
+    def __init__(self):
+        try:
+            self._fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._fd = -1
+        self._start_delay = self._delay_ms()
+        self._held_ms = 0.0
+        self._reported = 0.0
+
+    def _delay_ms(self) -> float:
+        if self._fd < 0:
+            return 0.0
+        try:
+            return int(os.pread(self._fd, 128, 0).split()[1]) / 1e6
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    def add(self, seconds: float) -> None:
+        self._held_ms += seconds * 1000
+
+    def total_ms(self) -> float:
+        total = self._held_ms + self._delay_ms() - self._start_delay
+        self._reported = total
+        return total
+
+    def due(self) -> bool:
+        return self._held_ms + self._delay_ms() - self._start_delay - self._reported >= self.REPORT_MS
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
 def _outcome(status: dict, parts: list[bytes]) -> RunOutcome:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -198,30 +199,24 @@ def test_busy_loop_is_time_limit_exceeded(tmp_path, package):
 def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
     code, report = judge(tmp_path, "import time\ntime.sleep(60)\n", package)
     assert report["verdict"] == "TLE"
-    assert report["tests"][0]["message"].startswith("still running after 3.0 s of wall-clock time")
+    assert report["tests"][0]["message"].startswith("sleeping or blocked: ended after "), report["tests"][0]["message"]
+    assert ", 3 s of it neither running nor waiting for a CPU (CPU " in report["tests"][0]["message"]
 
 
-def test_cpu_over_the_limit_is_the_reason_even_when_the_wall_clock_fires(tmp_path, package):
-    """1.1 s of CPU then blocking: RLIMIT_CPU (2 s) never fires, the 3 s wall clock does; the report
-    names the CPU time, as it must when a loaded machine lets the wall clock fire first. On a
-    machine so busy that the run got under 1 s of CPU in its 3 s, the wall clock is rightly the
-    reason: that run shows nothing about this rule, so it is tried again (up to 3 times)."""
+def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, package):
+    """1.1 s of CPU then blocking: the fork server ends the run once its CPU time passes the
+    limit, however long the machine made it wait for that CPU; RLIMIT_CPU (2 s) never fires."""
     body = """
     import time
     while time.process_time() < 1.1:
         pass
     time.sleep(60)
     """
-    for _ in range(3):
-        code, report = judge(tmp_path, body, package)
-        test = report["tests"][0]
-        assert (report["verdict"], test["verdict"]) == ("TLE", "TLE")
-        if test["time_ms"] > 1000:
-            break
-        assert test["message"].startswith("still running after 3."), test["message"]  # starved: the wall clock's word
-    message = test["message"]
-    assert test["time_ms"] > 1000, "the run never got its 1.1 s of CPU in three tries"
-    assert message.startswith("used ") and message.endswith(" ms of CPU time, over the limit of 1000 ms"), message
+    code, report = judge(tmp_path, body, package)
+    test = report["tests"][0]
+    assert (code, report["verdict"], test["verdict"]) == (1, "TLE", "TLE")
+    assert 1000 < test["time_ms"] < 1100, test
+    assert re.fullmatch(r"used 10\d\d ms of CPU time, over the limit of 1000 ms", test["message"]), test["message"]
 
 
 def test_patched_clocks_do_not_hide_cpu_time(tmp_path, package):
@@ -447,7 +442,7 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     sub.write_text(HEADER + "        import time\n        time.sleep(30)\n")
     proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    for _ in range(300):  # until the run is under way
+    for _ in range(3000):  # until the run is under way (a busy machine may take long)
         if len(workers(sub)) >= 4:
             break
         time.sleep(0.02)

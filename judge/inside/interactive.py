@@ -3,7 +3,8 @@
 Rows and answers do not pass through the fork server: the run reads its rows from, and writes its
 answers to, two pipes whose other ends the judge holds, so a step costs two process wake-ups, not
 four. The fork server keeps what only it can do: the wall clock, and the kill of a run that
-lingers after the judge's `end` (server.py's _supervise, with the pieces below).
+lingers after the judge's `end` (server.py's _supervise, with the pieces below). The wall clock
+counts the judge's turns (from an answer to the next row) as the judge's, not the run's.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ import wire
 ENDED_GRACE_S = 0.2  # after the judge's `end`, the child's time to see its end frame and exit
 
 
-def is_end(proto_in: int, pid: int) -> bool:
-    """Read one message from the judge while a run steps: True for its `end`. A judge that is gone
-    takes its run with it."""
+def receive(proto_in: int, pid: int) -> dict:
+    """One message from the judge while a run steps (`end`, or `judge_time`: how many ms of the
+    wall clock so far were the judge's turn, not the run's). A judge that is gone takes its run
+    with it."""
     try:
         header, _ = wire.receive(proto_in)
     except (EOFError, ValueError):
         os.kill(pid, signal.SIGKILL)
         os._exit(0)
-    return header.get("kind") == "end"
+    return header
 
 
 def await_end(proto_in: int) -> None:

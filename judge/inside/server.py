@@ -26,6 +26,7 @@ from typing import NamedTuple
 import interactive  # the judge's boot command puts this folder on the path (judge/sandbox.py, _boot)
 import walls
 import wire
+from clock import Clock
 from runner import Runner, compile_only
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
@@ -144,10 +145,10 @@ class _Child:
         steps = config.get("step_fds", ()) if task["kind"] == "interact" else ()  # (rows in, answers out)
         if steps:
             wire.drain(steps[0])  # rows sent to an earlier run that had died
-        self.start = time.monotonic()
-        self.deadline = self.start + limits["wall_ms"] / 1000
-        self.killed = self.timed_out = False
+        self.setup = b""  # the child's word on its walls, read as it comes (`_Base`)
+        self.ended_for: str | None = None  # why it was killed: a Clock reason, or "lingering"
         self.ended = False  # interactive: the judge said `end`; a kill after that is for lingering
+        self.grace_end = None  # then: when its grace to exit is over
         self.pid = os.fork()
         if self.pid == 0:  # the child never returns from here
             os.close(self.base_r)
@@ -155,27 +156,66 @@ class _Child:
                 task = dict(task, step_in=steps[0], step_out=steps[1])
             _child(task, limits, config, bpf, self.result_fd, self.output_fd, base_w, protocol)
         os.close(base_w)
+        os.set_blocking(self.base_r, False)
+        self.clock = Clock(limits, self.pid, steps[1] if steps else None)
         try:
             self.pidfd = os.pidfd_open(self.pid)
         except (AttributeError, OSError):
             self.pidfd = None
 
+    @property
+    def next_check(self) -> float:
+        return self.clock.next_check if self.grace_end is None else min(self.clock.next_check, self.grace_end)
+
     def exited(self) -> bool:
         """Without a pidfd: has it exited? (WNOWAIT leaves it for wait4, which reads its usage)"""
         return os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
 
-    def kill(self) -> None:
+    def check(self, now: float) -> None:
+        """Kill it if its time is up (clock.py says when); a lingering one once its grace is over."""
+        if self.ended_for is not None or now < self.next_check:
+            return
+        if self.grace_end is not None and now >= self.grace_end:
+            return self.kill("lingering")
+        reason = self.clock.check(now, self.base().cpu_ms)
+        if reason is not None:
+            self.kill(reason)
+
+    def kill(self, reason: str) -> None:
         os.kill(self.pid, signal.SIGKILL)
-        self.killed, self.timed_out = True, not self.ended
+        self.ended_for = reason
+
+    def end(self) -> None:
+        """The judge said `end`: a short grace to see the end frame and exit, then a kill."""
+        self.ended = True
+        self.grace_end = time.monotonic() + interactive.ENDED_GRACE_S
+
+    def base(self) -> _Base:
+        """The baseline the child wrote once its walls were up (zeros until then)."""
+        self._read_setup()
+        base, _ = _parse_setup(self.setup, complete=False)
+        return base
+
+    def _read_setup(self) -> None:
+        while len(self.setup) < 4096:
+            try:
+                chunk = os.read(self.base_r, 4096)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            self.setup += chunk
 
     def finish(self) -> tuple[dict, bytes, bytes]:
-        # The walls' word is read only now: the child wrote it (8 bytes, or a short failure) into a
-        # pipe's buffer and never waits on it, so no child can hold the fork server here.
-        base, setup_error = _read_setup(self.base_r)
+        # The walls' word is read only now, whole: the child wrote it (8 bytes, or a short failure)
+        # into a pipe's buffer and never waits on it, so no child can hold the fork server here.
         _, wait_status, usage = os.wait4(self.pid, 0)
+        self._read_setup()
+        os.close(self.base_r)
+        base, setup_error = _parse_setup(self.setup, complete=True)
         if self.pidfd is not None:
             os.close(self.pidfd)
-        wall_ms = (time.monotonic() - self.start) * 1000
+        wall_ms = (time.monotonic() - self.clock.start) * 1000
         limits = self.limits
         result = os.pread(self.result_fd, limits["result_bytes"], 0)
         output_size = os.fstat(self.output_fd).st_size
@@ -190,7 +230,7 @@ class _Child:
             "peak_rss_kb": usage.ru_maxrss,
             "base_rss_kb": base.rss_kb,
             "setup_error": setup_error,
-            "timed_out": self.timed_out,
+            "ended_for": self.ended_for,
             "exit_code": os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
             "signal": os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
             "output_size": output_size,
@@ -201,17 +241,16 @@ class _Child:
 
 
 def _wait(children: list[_Child], watched: list[int]) -> tuple[list[_Child], list[int]]:
-    """Wait until a child exits, one passes its deadline (it is killed: it may sleep or stop
-    itself), or a watched descriptor is readable. Returns the children that are done, the ready
-    descriptors."""
+    """Wait until a child exits or a watched descriptor is readable, killing children whose time
+    is up on the way (clock.py). Returns the children that are done, the ready descriptors."""
     while True:
         now = time.monotonic()
         for child in children:
-            if now >= child.deadline and not child.killed:
-                child.kill()
+            child.check(now)
         pidfds = [c.pidfd for c in children if c.pidfd is not None]
         polled = len(pidfds) < len(children)  # no pidfd here: look every 5 ms
-        timeout = max(0.0, min([c.deadline for c in children if not c.killed] or [now + 1.0]) - now)
+        live = [c.next_check for c in children if c.ended_for is None]
+        timeout = max(0.0, min(live) - now) if live else 1.0
         ready = select.select(pidfds + watched, [], [], min(timeout, 0.005) if polled else timeout)[0]
         done = [c for c in children if (c.pidfd in ready if c.pidfd is not None else c.exited())]
         if done or any(fd in ready for fd in watched):
@@ -250,39 +289,34 @@ def _base_now(rss_kb: int) -> bytes:
     return _BASE.pack(b"OK", rss_kb, round(usage.ru_utime * 1e6), round((usage.ru_utime + usage.ru_stime) * 1e6))
 
 
-def _read_setup(fd: int) -> tuple[_Base, str | None]:
-    """The child's word on its walls, from a pipe it closes before any submission code runs:
-    its baseline (`_Base`) once they are up, or anything else when they did not go up and
-    nothing of the submission ran.
-    """
-    data = b""
-    try:
-        while len(data) < 4096:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            data += chunk
-    finally:
-        os.close(fd)
+def _parse_setup(data: bytes, complete: bool) -> tuple[_Base, str | None]:
+    """The child's word on its walls, from a pipe it closes before any submission code runs: its
+    baseline (`_Base`) once they are up, or anything else when they did not go up and nothing of
+    the submission ran. With `complete`, the pipe has been read to its end."""
     if len(data) == _BASE.size and data.startswith(b"OK"):
         _, rss_kb, user_us, cpu_us = _BASE.unpack(data)
         return _Base(rss_kb, user_us / 1000, cpu_us / 1000), None
+    if not complete:
+        return _Base(), None
     return _Base(), data[1:].decode(errors="replace") or "the child ended while putting up its walls"
 
 
 def _supervise(task: dict, limits: dict, config: dict, bpf, protocol: tuple[int, int]):
-    """One task on its own (compile, check, interact). With an interactive run, the judge's `end`
-    read from the protocol leaves the child a short grace to see its end frame and exit, then it
-    is killed too."""
+    """One task on its own (compile, check, interact). While an interactive run steps, the judge
+    tells how much of the wall clock was its own turn (`judge_ms`), and its `end` leaves the
+    child a short grace to see its end frame and exit before it is killed."""
     child = _Child(task, limits, config, bpf, protocol)
-    end_fd = protocol[0] if task["kind"] == "interact" else None
+    judge_fd = protocol[0] if task["kind"] == "interact" else None
     while True:
-        done, ready = _wait([child], [end_fd] if end_fd is not None and not child.ended else [])
+        done, ready = _wait([child], [judge_fd] if judge_fd is not None and not child.ended else [])
         if done:
             return child.finish()
-        if ready and interactive.is_end(end_fd, child.pid):
-            child.ended = True
-            child.deadline = min(child.deadline, time.monotonic() + interactive.ENDED_GRACE_S)
+        if ready:
+            message = interactive.receive(judge_fd, child.pid)
+            if message.get("kind") == "end":
+                child.end()
+            elif message.get("kind") == "judge_time":
+                child.clock.judge_ms = float(message.get("ms", 0.0))
 
 
 class _Runs:
