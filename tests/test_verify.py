@@ -96,9 +96,10 @@ def test_wrong_expected_value(copy: Path):
     ]
 
 
-def test_too_slow_accepted_solution(copy: Path):
-    """Rule 3: right, but 300 ms of user CPU on the sample, more than a fifth of the 1000 ms limit.
-    (The clock is read rarely: reading a CPU clock is a system call, and the rule counts user time.)"""
+def test_slow_accepted_solution_is_a_warning(copy: Path):
+    """Rule 3's margin: right, but 300 ms of user CPU on the sample, more than a fifth of the 1000 ms
+    limit: sensitive to the time limit, a warning; no verdict changes, so verify holds.
+    (The clock is read rarely: reading a CPU clock is a system call, and the margin counts user time.)"""
     burn = ("        if X[0] == [1, 2, 0, 1]:\n"
             "            import time\n"
             "            end = time.process_time() + 0.3\n"
@@ -109,17 +110,17 @@ def test_too_slow_accepted_solution(copy: Path):
     signature = re.search(r"    def multi_query_attention\(.*\):\n", source).group(0)
     (copy / "solutions" / "mqa" / "accepted" / "slow.py").write_text(source.replace(signature, signature + burn))
     proc = verify(copy)
-    assert proc.returncode == 1
-    [line] = proc.stderr.splitlines()
-    match = re.fullmatch(r"verify: solutions/mqa/accepted/slow\.py: accepted solution's slowest test 001-sample "
-                         r"took (\d+) ms of user CPU time \(fastest of 3 runs\), more than 1/5 of the 1000 ms "
-                         r"limit", line)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    [line] = [line for line in proc.stdout.splitlines() if line.startswith("verify: warning:")]
+    match = re.fullmatch(r"verify: warning: solutions/mqa/accepted/slow\.py: sensitive to the time limit: accepted "
+                         r"solution's slowest test 001-sample took (\d+) ms of user CPU time \(fastest of 3 runs\), "
+                         r"more than 1/5 of the 1000 ms limit", line)
     assert match, line
     assert 280 <= int(match.group(1)) < 1000
 
 
-def test_too_slow_reference(copy: Path):
-    """Rule 2: a reference right on every test but over a tenth of the limit on one of them."""
+def test_slow_reference_is_a_warning(copy: Path):
+    """Rule 2's margin: a reference right on every test but over a tenth of the limit on one."""
     burn = ("        if X[0] == [1, 2, 0, 1]:\n"
             "            import time\n"
             "            end = time.process_time() + 0.15\n"
@@ -131,10 +132,11 @@ def test_too_slow_reference(copy: Path):
     signature = re.search(r"    def multi_query_attention\(.*\):\n", source).group(0)
     reference.write_text(source.replace(signature, signature + burn))
     proc = verify(copy)
-    assert proc.returncode == 1
-    [line] = proc.stderr.splitlines()
-    match = re.fullmatch(r"verify: packages/mqa/reference\.py: reference's slowest test 001-sample took (\d+) ms "
-                         r"of user CPU time \(fastest of 3 runs\), more than 1/10 of the 1000 ms limit", line)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    [line] = [line for line in proc.stdout.splitlines() if line.startswith("verify: warning:")]
+    match = re.fullmatch(r"verify: warning: packages/mqa/reference\.py: sensitive to the time limit: reference's "
+                         r"slowest test 001-sample took (\d+) ms of user CPU time \(fastest of 3 runs\), more than "
+                         r"1/10 of the 1000 ms limit", line)
     assert match, line
     assert 130 <= int(match.group(1)) < 1000
 
@@ -152,14 +154,35 @@ def test_wrong_solution_that_passes(copy: Path):
 
 
 def test_fast_solution_filed_as_too_slow(copy: Path):
-    """Rule 5: a time_limit_exceeded solution must take more than twice the limit somewhere."""
+    """Rule 5: a time_limit_exceeded solution must be over the limit somewhere."""
     (copy / "solutions" / "mqa" / "time_limit_exceeded").mkdir()
     shutil.copy(CORRECT, copy / "solutions" / "mqa" / "time_limit_exceeded" / "fast.py")
     proc = verify(copy)
     assert proc.returncode == 1
     [line] = proc.stderr.splitlines()
-    assert re.fullmatch(r"verify: solutions/mqa/time_limit_exceeded/fast\.py: time_limit_exceeded solution's "
-                        r"slowest test \d{3}-[a-z]+ took \d+ ms, not more than 2 times the 1000 ms limit", line), line
+    assert re.fullmatch(r"verify: solutions/mqa/time_limit_exceeded/fast\.py: time_limit_exceeded solution got AC: "
+                        r"its slowest test \d{3}-[a-z]+ took \d+ ms of CPU time, within the 1000 ms limit", line), line
+
+
+def test_slightly_slow_solution_filed_as_too_slow_is_a_warning(copy: Path):
+    """Rule 5's margin: over the limit (TLE, as filed) but not past twice it: sensitive, a warning."""
+    burn = ("        if X[0] == [1, 2, 0, 1]:\n"
+            "            import time\n"
+            "            end = time.process_time() + 1.4\n"
+            "            while time.process_time() < end:\n"
+            "                for _ in range(20000):\n"
+            "                    pass\n")
+    source = CORRECT.read_text()
+    signature = re.search(r"    def multi_query_attention\(.*\):\n", source).group(0)
+    (copy / "solutions" / "mqa" / "time_limit_exceeded").mkdir()
+    (copy / "solutions" / "mqa" / "time_limit_exceeded" / "slowish.py").write_text(
+        source.replace(signature, signature + burn))
+    proc = verify(copy)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    [line] = [line for line in proc.stdout.splitlines() if line.startswith("verify: warning:")]
+    assert re.fullmatch(r"verify: warning: solutions/mqa/time_limit_exceeded/slowish\.py: sensitive to the time limit: "
+                        r"time_limit_exceeded solution's slowest test 001-sample took 14\d\d ms, not more than 2 "
+                        r"times the 1000 ms limit", line), line
 
 
 def test_dead_weight_category_is_a_warning(copy: Path):
