@@ -10,6 +10,7 @@ from pathlib import Path
 from coach import history
 from coach.speed import speed
 from judge.judging import Report
+from judge.outcome import MachineBusy
 from judge.sandbox import SandboxUnavailable
 from problems import ProblemError
 
@@ -22,7 +23,7 @@ def enrich(report: Report, hint_level: int | None) -> None:
 
         try:
             report.hint = hint(report, hint_level)
-        except (ProblemError, OSError, SandboxUnavailable) as exc:
+        except (ProblemError, OSError, SandboxUnavailable, MachineBusy) as exc:
             report.hint = {"level": hint_level, "step": None, "matches": None, "text": f"no hint could be had ({exc})"}
     if report.verdict == "AC":
         report.speed = speed(report)

@@ -11,6 +11,7 @@ from pathlib import Path
 from coach.home import judge_home
 from judge.fingerprint import sha256
 from judge.judging import Report, judge_file
+from judge.outcome import MachineBusy
 from judge.sandbox import SandboxError
 from problems import ProblemError
 
@@ -64,7 +65,8 @@ def reference_ms(report: Report, test: str) -> float | None:
 
 
 def speed(report: Report) -> dict | None:
-    """None when it cannot be had (no reference.py, a test that is not stored, a sandbox failure):
+    """None when it cannot be had (no reference.py, a test that is not stored, a sandbox failure, a
+    machine too busy):
     the figure is a courtesy and never costs the verdict."""
     if report.verdict != "AC" or not report.tests or report.problem is None:
         return None
@@ -73,7 +75,7 @@ def speed(report: Report) -> dict | None:
         return None
     try:
         theirs = reference_ms(report, slowest.name)
-    except (OSError, ValueError, ProblemError, SandboxError):
+    except (OSError, ValueError, ProblemError, SandboxError, MachineBusy):
         return None
     if theirs is None:
         return None
