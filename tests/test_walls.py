@@ -154,6 +154,14 @@ def test_no_signal_path_reaches_the_fork_server(mode):
     assert report["tests"][0]["message"] == "RuntimeError: allowed: []"
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_scheduling_priority_and_limits_of_others_are_refused(mode):
+    """A run changes (or reads) its own scheduling, priority and limits only: not its group's,
+    its user's (as root, every process of the run's uid), its parent's or init's."""
+    code, report = judge(HOSTILE / "scheduling_of_others.py", "--tests", "001", mode=mode)
+    assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
+
+
 # -- 4. all memory counts, nothing persists ---------------------------------------------------
 
 @pytest.mark.parametrize("mode", MODES)

@@ -232,7 +232,7 @@ def compile_filter(sc) -> tuple[bytes, tuple[bytes, tuple[int, ...]]]:
     every load: the whole one (176 instructions) cost each child 0.45-0.8 ms, its own part (~50)
     ~0.12 ms. Together the two deny what the whole one did."""
     shared = _exported(_shared_filter(sc))
-    run = _exported(_run_filter(sc, PID_SENTINEL))
+    run = _own_process_prefix(sc, PID_SENTINEL) + _exported(_run_filter(sc, PID_SENTINEL))
     # struct sock_filter {u16 code; u8 jt, jf; u32 k}: the constant k sits at offset 4
     offsets = tuple(i + 4 for i in range(0, len(run), 8) if struct.unpack_from("=I", run, i + 4)[0] == PID_SENTINEL)
     if len(shared) % 8 or len(run) % 8 or not offsets:  # libseccomp shares one pid comparison among the signal calls
@@ -290,10 +290,6 @@ def _shared_filter(sc):
         f.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
     for request in (_FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP):
         f.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, request))
-    # Another process's priority or scheduling: `who`/pid 0 means the caller itself.
-    f.add_rule(deny, "setpriority", sc.Arg(1, sc.NE, 0))
-    for name in ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr"):
-        f.add_rule(deny, name, sc.Arg(0, sc.NE, 0))
     f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, 35))  # PR_SET_MM
     return f
 
@@ -312,6 +308,86 @@ def _run_filter(sc, own_pid: int):
     f.add_rule(deny, "prlimit64", sc.Arg(2, sc.NE, 0))  # reading limits is fine, setting is not
     f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, _PR_SET_DUMPABLE))  # keeps the peak un-resettable
     return f
+
+
+# Calls that name a process: allowed for the run's own only (0 or its pid, whose `which` is a
+# process, not a group or a user). libseccomp cannot test one argument against two values, so
+# these are checked by a few instructions written here, ahead of libseccomp's program.
+_NAMES_A_PROCESS = {  # name: (argument naming the process, (argument naming its kind, the process kind) or None)
+    "getpriority": (1, (0, 0)), "setpriority": (1, (0, 0)),  # which = PRIO_PROCESS
+    "ioprio_get": (1, (0, 1)),  # which = IOPRIO_WHO_PROCESS (ioprio_set is refused whole)
+    "sched_setscheduler": (0, None), "sched_setparam": (0, None), "sched_setaffinity": (0, None),
+    "sched_setattr": (0, None), "sched_getscheduler": (0, None), "sched_getparam": (0, None),
+    "sched_getaffinity": (0, None), "sched_getattr": (0, None), "sched_rr_get_interval": (0, None),
+    "prlimit64": (0, None), "get_robust_list": (0, None), "getpgid": (0, None), "getsid": (0, None),
+}
+_BPF_LD_W_ABS, _BPF_JEQ_K, _BPF_JA, _BPF_RET_K = 0x20, 0x15, 0x05, 0x06
+_RET_ERRNO = 0x00050000
+
+
+def _own_process_prefix(sc, own_pid: int) -> bytes:
+    """BPF that refuses (EPERM) the calls of _NAMES_A_PROCESS aimed at another process, and jumps
+    past its own end, to the program after it, in every other case. struct seccomp_data: nr at
+    0, arch at 4, args[i] at 16 + 8 i (low word first on little-endian machines)."""
+    arch = sc.system_arch()
+    numbers = {}
+    for name in _NAMES_A_PROCESS:
+        try:
+            numbers[name] = sc.resolve_syscall(arch, name)
+        except Exception:  # not on this architecture
+            continue
+    code: list[tuple[int, int, int, int | str]] = []  # (op, jt, jf, k); k may name a label
+
+    def arg(i: int, high: bool) -> int:
+        return 16 + 8 * i + (4 if high else 0)
+
+    shapes: dict[tuple, list[int]] = {}  # one block of checks per shape, shared by its calls
+    for name, nr in numbers.items():
+        shapes.setdefault(_NAMES_A_PROCESS[name], []).append(nr)
+    blocks = []
+    for (pid_arg, kind), calls in shapes.items():
+        block = []  # the checks, each jumping to the block's last instruction (deny) when false
+        checks = ([(arg(kind[0], True), 0), (arg(kind[0], False), kind[1])] if kind else []) + [(arg(pid_arg, True), 0)]
+        for offset, value in checks:
+            block += [("ld", offset), ("must", value)]
+        block += [("ld", arg(pid_arg, False)), ("either", 0, own_pid)]
+        blocks.append((calls, block))
+    # layout: arch check, dispatch on the number, the blocks, then the program that follows
+    code.append((_BPF_LD_W_ABS, 0, 0, 4))
+    code.append((_BPF_JEQ_K, 1, 0, arch))
+    code.append((_BPF_JA, 0, 0, "end"))
+    code.append((_BPF_LD_W_ABS, 0, 0, 0))
+    dispatch_at = len(code)
+    calls = [(nr, b) for b, (numbers_of_block, _) in enumerate(blocks) for nr in numbers_of_block]
+    code += [None] * len(calls)  # filled once the blocks' places are known
+    code.append((_BPF_JA, 0, 0, "end"))
+    starts = []
+    for _, block in blocks:
+        starts.append(len(code))
+        size = sum(2 if step[0] == "either" else 1 for step in block) + 2  # + allow (ja end) + deny (ret)
+        deny = len(code) + size - 1
+        for step in block:
+            here = len(code)
+            if step[0] == "ld":
+                code.append((_BPF_LD_W_ABS, 0, 0, step[1]))
+            elif step[0] == "must":
+                code.append((_BPF_JEQ_K, 0, deny - here - 1, step[1]))
+            else:  # either of two values: on to the allow, else deny
+                code.append((_BPF_JEQ_K, 1, 0, step[1]))
+                code.append((_BPF_JEQ_K, 0, deny - here - 2, step[2]))
+        code.append((_BPF_JA, 0, 0, "end"))
+        code.append((_BPF_RET_K, 0, 0, _RET_ERRNO | errno.EPERM))
+    for i, (nr, b) in enumerate(calls):
+        code[dispatch_at + i] = (_BPF_JEQ_K, starts[b] - (dispatch_at + i) - 1, 0, nr)
+    end = len(code)
+    out = bytearray()
+    for i, (op, jt, jf, k) in enumerate(code):
+        if k == "end":
+            k = end - i - 1
+        if not (0 <= jt <= 255 and 0 <= jf <= 255):
+            raise OSError("the own-process seccomp checks do not fit BPF's jumps")
+        out += struct.pack("=HBBI", op, jt, jf, k)
+    return bytes(out)
 
 
 def seccomp_module():
