@@ -5,11 +5,11 @@ marked."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
+from coach.case import MAX_CASE_BYTES, parse_case
 from judge.judging import Report, judge_file
 from judge.report import problem_arg
 from problems import Problem, ProblemError, TestCase, read_test
@@ -33,13 +33,13 @@ def sample_case(problem: Problem) -> TestCase:
 def own_case(problem: Problem, path: Path) -> TestCase:
     """A case the user wrote, {"input": {...}}, validated; its expected output is the reference's."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as f:
+            raw = f.read(MAX_CASE_BYTES + 1)
     except FileNotFoundError:
         raise ProblemError(f"{path}: no such file") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ProblemError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("input"), dict):
-        raise ProblemError(f'{path}: a case is one JSON object {{"input": {{argument: value, ...}}}}')
+    except OSError as exc:
+        raise ProblemError(f"{path}: cannot be read ({exc.strerror})") from None
+    data = parse_case(raw, str(path))
     violations, _ = validate_input(problem, data["input"])
     if violations:
         more = f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""

@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from coach import history
+from coach.case import MAX_CASE_BYTES, parse_case
 from coach.starter import write_starter
 from judge.judging import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems, load
@@ -37,7 +38,6 @@ ROOT = HERE.parent
 COOKIE = "judge_token"
 CSRF_HEADER = "x-csrf-token"
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}\.py")
-MAX_INPUT_BYTES = 4 << 20
 
 
 class Refused(Exception):
@@ -162,12 +162,12 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         job = Job(judge_command(*args), ROOT)
         raw = await request.body()
         if raw.strip():
-            if len(raw) > MAX_INPUT_BYTES:
-                raise Refused(413, f"the input is {len(raw)} bytes, over {MAX_INPUT_BYTES}")
+            if len(raw) > MAX_CASE_BYTES:
+                raise Refused(413, f"the input is {len(raw)} bytes, over {MAX_CASE_BYTES}")
             try:
-                given = json.loads(raw).get("input")
-            except (ValueError, AttributeError):
-                raise Refused(400, 'the request is {"input": {argument: value, ...}}') from None
+                given = parse_case(raw, "the input")["input"]
+            except ProblemError as exc:
+                raise Refused(400, str(exc)) from None
             if given is not None:
                 with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="your-input-", delete=False) as f:
                     json.dump({"input": given}, f)
