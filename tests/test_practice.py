@@ -140,6 +140,20 @@ def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, mes
     assert message in ran.stderr
 
 
+@pytest.mark.parametrize("content, message", [
+    (b"[" * 100_000 + b"]" * 100_000, "arrays and objects nested 100000 deep, over the limit of 32"),
+    (b'{"input": {"X": "' + b"x" * (9 << 20) + b'"}}', "over the limit of 8 MiB for a case"),
+    (b'{"input": [1, 2]}', 'a case is one JSON object {"input": {argument: value, ...}}'),
+])
+def test_an_own_input_is_bounded_before_it_is_parsed(tmp_path, home, content, message):
+    case = tmp_path / "hostile.json"
+    case.write_bytes(content)
+    ran = judge(home, "run", str(REFERENCE), "--input", str(case))
+    assert (ran.returncode, ran.stdout, ran.stderr) == (2, "", f"error: {case}: {message}\n")
+    as_json = judge(home, "run", str(REFERENCE), "--input", str(case), "--json")
+    assert (as_json.returncode, json.loads(as_json.stdout)) == (2, {"error": f"{case}: {message}"})
+
+
 @pytest.mark.parametrize("slug, name, step", [
     ("gqa", "kv_head_by_tile.py", "step 3 of the statement (Which key/value head a query head reads)"),
     ("gqa", "no_scale.py", "step 4 of the statement (Attention, per query head)"),

@@ -172,6 +172,14 @@ def test_run_on_the_sample_and_on_an_own_input(client):
     assert "h_k" in refused["message"]
 
 
+def test_an_own_input_nested_too_deep_is_refused_before_parsing(client):
+    deep = b'{"input": {"X": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+    client.put("/api/problems/gqa/source", content=ACCEPTED, headers=client.changes)
+    refused = client.post("/api/problems/gqa/run", headers=client.changes, content=deep)
+    assert (refused.status_code, refused.json()) == (
+        400, {"error": "the input: arrays and objects nested 100002 deep, over the limit of 32"})
+
+
 def test_a_long_judging_can_be_cancelled_and_leaves_nothing_running(client, practice):
     client.put("/api/problems/gqa_decode/source", content=SLOW, headers=client.changes)
     job = client.post("/api/problems/gqa_decode/submit", headers=client.changes).json()["job"]
