@@ -47,6 +47,7 @@ INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py
 FILE_LIMIT_BYTES = 8 << 20  # stdout+stderr beyond this is an output flood (OLE)
 OUTPUT_KEEP_BYTES = 64 << 10  # what the judge keeps of the captured output
 ADDRESS_SLACK_BYTES = 96 << 20  # thread stacks and allocator arenas, beyond the memory limit
+TASK_LIMIT = 64  # threads a run may start: they buy nothing under a CPU-time limit, and a swarm could exhaust pids
 START_TIMEOUT_S = 30.0
 REPLY_GRACE_S = 5.0
 CLOSE_GRACE_S = 1.0
@@ -168,6 +169,7 @@ class Sandbox:
         self._early_sent = False  # to the fork server running now, its reply not yet read
         self._info = -1  # bubblewrap's --info-fd, read once the fork server is up
         self._init: int | None = None  # a pidfd of the namespace's init (the inner bubblewrap)
+        self._box = None  # as root: the uids the runs execute as (judge/box.py), held until close
 
     def __enter__(self) -> "Sandbox":
         self.start()
@@ -260,7 +262,7 @@ class Sandbox:
         command = [interp.executable, "-I", "-S", "-B", "-c", _boot(INSIDE_DIR), self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
             self._launch(["bwrap", "--args", str(args_fd), *command], pass_fds=[args_fd, info_w, *data_fds.values()],
-                         config={"site": [INSIDE_SITE], "run_uid": NOBODY, "landlock": "if-available",
+                         config={"site": [INSIDE_SITE], **self._run_uids(NOBODY), "landlock": "if-available",
                                  "readable": ["/"]}, executable=bwrap)
         finally:
             for fd in [args_fd, info_w, *data_fds.values()]:
@@ -315,7 +317,7 @@ class Sandbox:
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
         self._spawn([interp.executable, "-I", "-S", "-B", "-c", _boot(str(INSIDE)), self.label], env=env,
                     cwd="/", config={"site": sites, "landlock": landlock, "readable": readable,
-                                     "require_seccomp": landlock, "preload": PRELOAD, "run_uid": NOBODY})
+                                     "require_seccomp": landlock, "preload": PRELOAD, **self._run_uids(os.geteuid())})
         if landlock:
             self.mode = "landlock"
             self.isolation = (f"landlock ABI {self._hello.get('landlock')} (only Python, numpy and system "
@@ -327,9 +329,25 @@ class Sandbox:
             self.isolation = (f"none: JUDGE_SANDBOX=none, the run can read and write what uid {self._run_uid()} "
                               f"can ({walls})")
 
-    @staticmethod
-    def _run_uid() -> int:
-        return NOBODY if os.geteuid() == 0 else os.geteuid()
+    def _run_uids(self, as_user: int) -> dict:
+        """Root: the uids of a box held for this sandbox, one per run at a time (judge/box.py);
+        a user: the one uid its runs have (`as_user`: nobody inside bubblewrap's user namespace)."""
+        if os.geteuid() != 0:
+            return {"run_uids": [as_user], "own_uids": False}
+        if self._box is None:
+            from judge.box import take_box
+
+            try:
+                self._box = take_box()
+            except OSError as exc:
+                raise SandboxError(f"no uid of its own for the run: {exc}") from None
+        return {"run_uids": self._box.uids, "own_uids": True}
+
+    def _run_uid(self) -> str:
+        if os.geteuid() != 0:
+            return str(os.geteuid())
+        uids = self._box.uids if self._box is not None else []
+        return f"{uids[0]}-{uids[-1]} (a box of its own)" if uids else "?"
 
     def _spawn(self, cmd: list[str], config: dict, env: dict | None = None, cwd: str | None = None) -> None:
         self._launch(cmd, config, env, cwd)
@@ -602,6 +620,7 @@ class Sandbox:
             "cap_ms": limits.cap_ms,
             "memory_bytes": limits.memory_mb << 20,
             "address_slack_bytes": ADDRESS_SLACK_BYTES,
+            "tasks": TASK_LIMIT,
             "file_bytes": file_bytes or FILE_LIMIT_BYTES,
             "output_keep_bytes": OUTPUT_KEEP_BYTES,
             "result_bytes": result_bytes,
@@ -640,6 +659,7 @@ class Sandbox:
         proc, self.proc = self.proc, None
         if proc is None:
             self._end_init()
+            self._release_box()
             return
         writer, self._writer = self._writer, None
         if writer is not None:
@@ -666,6 +686,13 @@ class Sandbox:
             pass
         proc.wait()
         self._end_init()
+        self._release_box()
+
+    def _release_box(self) -> None:
+        """Give the box back, once no process of the sandbox is left to hold its uids."""
+        box, self._box = self._box, None
+        if box is not None:
+            box.close()
 
 
 class _JudgeTurns:

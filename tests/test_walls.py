@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import NOBODY, sandbox_processes
+from judge.box import BASE_UID, UIDS_PER_BOX
+from judge.sandbox import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
@@ -41,7 +43,7 @@ def judge(sub: Path, *extra: str, mode: str = "auto", text: bool = False, proble
     before, machine = checkout_state(), settings()
     proc = subprocess.run(
         [sys.executable, "-m", "judge", str(sub), "--problem", problem, *extra, *([] if text else ["--json"])],
-        capture_output=True, cwd=ROOT, timeout=300, env={**os.environ, "JUDGE_SANDBOX": mode},
+        capture_output=True, cwd=ROOT, timeout=1800, env={**os.environ, "JUDGE_SANDBOX": mode},
     )
     assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")
     assert not sandbox_processes(sub), "a sandbox process outlived the judging"
@@ -69,26 +71,37 @@ def copy(tmp_path: Path, name: str, **constants) -> Path:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_run_is_not_host_root_and_cannot_write_sysctls(mode):
+    """As root, each run has a uid of its own from a box of the judging (judge/box.py)."""
     code, report = judge(HOSTILE / "sysctl_write_back.py", "--tests", "001", mode=mode)
     assert report["verdict"] == "RE"
-    uid = NOBODY if AS_ROOT else os.geteuid()
     message = report["tests"][0]["message"]
-    assert message.startswith(f"RuntimeError: host uid {uid}; wrote 0 of "), message
-    assert f"runs as host uid {uid}" in report["isolation"]
+    uid = int(re.match(r"RuntimeError: host uid (\d+); wrote 0 of ", message).group(1))
+    if AS_ROOT:
+        first = int(re.search(r"runs as host uid (\d+)-(\d+) \(a box of its own\)$", report["isolation"]).group(1))
+        assert first >= BASE_UID and first <= uid < first + UIDS_PER_BOX
+    else:
+        assert uid == os.geteuid() and report["isolation"].endswith(f"runs as host uid {uid}")
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="needs root: runs the judge as an unprivileged user from a root test")
-def test_as_a_normal_user_too():
-    """Root runs the judge as uid 4242 in a private mount namespace where the checkout and the
-    Python installation are bound to places uid 4242 can enter (a clone in a 0700 temporary
-    folder, pyenv under /root): the judge's walls must then hold for a normal user too."""
+USER = 4242
+
+
+def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto") -> list[dict]:
+    """Root runs `python -m judge FILE ... --json` for each judging, all at once, as uid 4242 in
+    a private mount namespace where the checkout and the Python installation are bound to places
+    uid 4242 can enter (a clone in a 0700 temporary folder, pyenv under /root): the judge's walls
+    must hold for a normal user too. `files` are copied to where the judgings can read them (name
+    them by file name); returns each judging's report."""
+    if not AS_ROOT:
+        pytest.skip("needs root: runs the judge as an unprivileged user from a root test")
     work = Path(tempfile.mkdtemp(prefix="judge-user-"))
     work.chmod(0o755)
-    for name in ("sub", "co", "py"):
+    for name in ("sub", "co", "py", "out"):
         (work / name).mkdir(mode=0o755)
-    sub = work / "sub" / "sysctl_write_back.py"
-    sub.write_bytes((HOSTILE / "sysctl_write_back.py").read_bytes())
-    sub.chmod(0o644)
+    os.chown(work / "out", USER, USER)
+    for file in files:
+        (work / "sub" / file.name).write_bytes(file.read_bytes())
+        (work / "sub" / file.name).chmod(0o644)
     python = Path(os.path.realpath(sys.executable)).parents[1]  # the base installation
     venv_python = Path(sys.executable).relative_to(ROOT) if Path(sys.executable).is_relative_to(ROOT) else None
     steps = [f"mount --bind {python} {work}/py", f"mount -t tmpfs -o mode=755 none {work}/co"]
@@ -98,18 +111,47 @@ def test_as_a_normal_user_too():
     if str(python).startswith("/root/"):  # show root's home as just the Python installation
         steps += ["mount -t tmpfs -o mode=755 none /root", f"mkdir -p {python}", f"mount --bind {work}/py {python}"]
     interpreter = f"{work}/co/{venv_python}" if venv_python else sys.executable
-    steps += [f"cd {work}/co", f"exec setpriv --reuid 4242 --regid 4242 --clear-groups env HOME=/nonexistent "
-              f"{interpreter} -m judge {sub} --problem gqa --tests 001 --json"]
+    runs = " ".join(f"({interpreter} -m judge {' '.join(str(work / 'sub' / a) if a in {f.name for f in files} else a for a in args)}"
+                    f" --json > {work}/out/{i}.json) &" for i, args in enumerate(judgings))
+    steps += [f"cd {work}/co", f"exec setpriv --reuid {USER} --regid {USER} --clear-groups env HOME=/nonexistent "
+              f"JUDGE_SANDBOX={mode} sh -c '{runs} wait'"]
     machine = settings()
     proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", "set -e; " + " && ".join(steps)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
-    shutil.rmtree(work, ignore_errors=True)
-    assert settings() == machine
-    if not proc.stdout and ("unshare" in proc.stderr or "mount" in proc.stderr):
-        pytest.skip(f"no private mount namespace here: {proc.stderr.strip()}")
-    report = json.loads(proc.stdout)
-    assert report["isolation"].endswith("runs as host uid 4242")
-    assert report["tests"][0]["message"].startswith("RuntimeError: host uid 4242; wrote 0 of ")
+                          capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    try:
+        assert settings() == machine
+        outputs = [(work / "out" / f"{i}.json").read_text() for i in range(len(judgings))]
+        if not any(outputs) and ("unshare" in proc.stderr or "mount" in proc.stderr):
+            pytest.skip(f"no private mount namespace here: {proc.stderr.strip()}")
+        return [json.loads(output) for output in outputs]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_as_a_normal_user_too():
+    [report] = as_user([HOSTILE / "sysctl_write_back.py"], [["sysctl_write_back.py", "--problem", "gqa", "--tests", "001"]])
+    assert report["isolation"].endswith(f"runs as host uid {USER}")
+    assert report["tests"][0]["message"].startswith(f"RuntimeError: host uid {USER}; wrote 0 of ")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_user_s_runs_change_only_their_own_scheduling(mode):
+    [report] = as_user([HOSTILE / "scheduling_of_others.py"],
+                       [["scheduling_of_others.py", "--problem", "gqa", "--tests", "001"]], mode)
+    assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_user_s_task_swarm_is_capped_and_costs_no_one_else(mode):
+    swarm, honest = as_user([HOSTILE / "task_swarm.py", ROOT / "problems" / "gqa" / "reference.py"],
+                            [["task_swarm.py", "--problem", "gqa", "--tests", "001", "002", "--all"],
+                             ["reference.py", "--problem", "gqa"]], mode)
+    assert honest["verdict"] == "AC"
+    for test in swarm["tests"]:  # 64 on top of the uid's tasks when the run started (in a user namespace
+        # the sandbox's own: its two lanes share them), some of which may have ended since
+        assert test["verdict"] == "RE"
+        started = int(test["message"].removeprefix("RuntimeError: started ").removesuffix(" threads"))
+        assert started <= 64 + 8, test["message"]
 
 
 # -- 2. the result channel is untrusted bytes -------------------------------------------------
@@ -162,6 +204,22 @@ def test_scheduling_priority_and_limits_of_others_are_refused(mode):
     assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_task_swarm_is_capped_and_costs_no_one_else(mode):
+    """A run starts at most 64 tasks (RLIMIT_NPROC over a uid of its own, or in a user namespace),
+    while a correct judging beside it, on the same machine at the same time, is AC."""
+    swarm = subprocess.Popen([sys.executable, "-m", "judge", str(HOSTILE / "task_swarm.py"), "--problem", "gqa",
+                              "--tests", "001", "002", "--all", "--json"], stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                             env={**os.environ, "JUDGE_SANDBOX": mode})
+    code, honest = judge(ROOT / "problems" / "gqa" / "reference.py", mode=mode)
+    report = json.loads(swarm.communicate(timeout=1800)[0])
+    assert (code, honest["verdict"]) == (0, "AC")
+    for test in report["tests"]:  # both lanes of the swarm at once: each capped on its own
+        assert test["verdict"] == "RE"
+        started = int(test["message"].removeprefix("RuntimeError: started ").removesuffix(" threads"))
+        assert 32 <= started <= 64, test["message"]
+
+
 # -- 4. all memory counts, nothing persists ---------------------------------------------------
 
 @pytest.mark.parametrize("mode", MODES)
@@ -200,7 +258,7 @@ def test_huge_source_is_a_compile_error_in_seconds_with_small_judge_memory(tmp_p
     measure = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     peak = int(subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "judge", str(sub), "--problem",
-                               "gqa"], capture_output=True, text=True, cwd=ROOT, timeout=120).stdout)
+                               "gqa"], capture_output=True, text=True, cwd=ROOT, timeout=600).stdout)
     assert 0 < peak < 200 << 10, f"judge peak RSS {peak} KiB"
 
 
@@ -223,7 +281,7 @@ def test_parse_bombs_are_one_line_compile_errors(tmp_path, bomb, messages, named
         assert report["message"].splitlines()[0] in messages
     else:
         proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--json"], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120)
+                              cwd=ROOT, timeout=600)
         assert json.loads(proc.stdout)["message"].splitlines()[0] in messages
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
 
@@ -279,7 +337,7 @@ def test_landlock_mode_says_so():
 def test_without_the_seccomp_binding_the_judge_refuses_in_one_line():
     code = ("import sys; sys.modules['pyseccomp'] = None; from judge.cli import main; "
             f"sys.exit(main([{str(HOSTILE / 'snoop.py')!r}, '--problem', 'gqa']))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: the seccomp binding (Python package pyseccomp, which needs the system's "
                                   "libseccomp) cannot be imported by ")
@@ -292,7 +350,7 @@ def test_a_seccomp_binding_that_cannot_load_inside_is_refused_in_one_line(tmp_pa
     no seccomp, and the judge refuses before any run."""
     (tmp_path / "pyseccomp.py").write_text("raise ImportError('libseccomp.so.2: cannot open shared object file')\n")
     proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          capture_output=True, text=True, cwd=ROOT, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: the seccomp binding (Python package pyseccomp, which needs the system's "
@@ -368,7 +426,7 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
             os.kill(killed, 9)
             break
         time.sleep(0.02)
-    out, _ = proc.communicate(timeout=120)
+    out, _ = proc.communicate(timeout=600)
     assert killed is not None, "no fork server with a running child was seen"
     report = json.loads(out)
     assert report["tests"][0]["verdict"] == "RE"
@@ -395,7 +453,7 @@ def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
             seen = [_status(pid) for pid in pairs[0]]
             break
         time.sleep(0.02)
-    proc.wait(timeout=120)
+    proc.wait(timeout=600)
     assert seen is not None, "no fork server with a running child was seen"
     server, child = seen
     assert (server["Seccomp"], server["Seccomp_filters"], server["NoNewPrivs"]) == ("2", "1", "1")

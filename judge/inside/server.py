@@ -133,6 +133,19 @@ def _decode_args(specs: list[dict], blobs: list[bytes]) -> list:
     return args
 
 
+_UIDS_IN_USE: set[int] = set()
+
+
+def _take_uid(config: dict) -> int:
+    """The uid a child's run executes as: a free one of the box when the judge is root (each
+    run's task cap is then its own), else the one uid a user's runs have."""
+    if not config.get("own_uids"):
+        return config["run_uids"][0]
+    uid = next(u for u in config["run_uids"] if u not in _UIDS_IN_USE)
+    _UIDS_IN_USE.add(uid)
+    return uid
+
+
 class _Child:
     """One task's child: forked with its walls going up, then watched; `finish` reaps it and
     gathers what the operating system and the child's descriptors say about it."""
@@ -149,11 +162,11 @@ class _Child:
         self.ended_for: str | None = None  # why it was killed: a Clock reason, or "lingering"
         self.ended = False  # interactive: the judge said `end`; a kill after that is for lingering
         self.grace_end = None  # then: when its grace to exit is over
+        self.uid = _take_uid(config)
         self.pid = os.fork()
         if self.pid == 0:  # the child never returns from here
             os.close(self.base_r)
-            if steps:
-                task = dict(task, step_in=steps[0], step_out=steps[1])
+            task = dict(task, uid=self.uid, **({"step_in": steps[0], "step_out": steps[1]} if steps else {}))
             _child(task, limits, config, bpf, self.result_fd, self.output_fd, base_w, protocol)
         os.close(base_w)
         os.set_blocking(self.base_r, False)
@@ -210,6 +223,7 @@ class _Child:
         # The walls' word is read only now, whole: the child wrote it (8 bytes, or a short failure)
         # into a pipe's buffer and never waits on it, so no child can hold the fork server here.
         _, wait_status, usage = os.wait4(self.pid, 0)
+        _UIDS_IN_USE.discard(self.uid)  # every task of it has ended: the uid is free again
         self._read_setup()
         os.close(self.base_r)
         base, setup_error = _parse_setup(self.setup, complete=True)
@@ -358,10 +372,10 @@ def _child(task, limits, config, bpf, result_fd, output_fd, base_fd, protocol) -
         ruleset = config.get("ruleset")
         keep = {0, 1, 2, base_fd, result_fd, ruleset if ruleset is not None else 0}
         walls.close_all_but(keep | {task[k] for k in ("step_in", "step_out") if k in task})
-        walls.leave_root(config["run_uid"])
+        walls.leave_root(task["uid"])
         walls.steady_allocator()
         args = _decode_args(*task["args"])
-        walls.set_limits(limits)
+        walls.set_limits(limits, own_uid=config.get("own_uids", False))
         base_rss_kb = walls.memory_baseline()
         if ruleset is not None:
             walls.landlock_restrict(ruleset)

@@ -44,7 +44,12 @@ def leave_root(uid: int) -> None:
         raise OSError("the run still holds uid or gid 0")
 
 
-def set_limits(limits: dict) -> None:
+def set_limits(limits: dict, own_uid: bool) -> None:
+    """The rlimits. Tasks: RLIMIT_NPROC counts every task of the run's real uid, so the cap is
+    the run's tasks on top of those the uid has already: none with a uid of its own (a box), the
+    sandbox's few in a user namespace, the user's processes in landlock mode as a user."""
+    tasks = limits["tasks"] + (1 if own_uid else tasks_of(os.getuid()))
+    resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
     cpu_s = limits["cpu_ms"] // 1000 + 1  # strictly past the limit: a killed run measures over it
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
     address_space = vm_bytes() + limits["memory_bytes"] + limits["address_slack_bytes"]
@@ -72,6 +77,33 @@ def steady_allocator() -> None:
     if mallopt is not None:
         mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD_BYTES)
         mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD_BYTES)
+
+
+def tasks_of(uid: int) -> int:
+    """Tasks (threads) whose real uid is `uid`, among the processes this /proc shows."""
+    count = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fd = os.open(f"/proc/{entry}/status", os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            status = os.read(fd, 4096)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        real = threads = None
+        for line in status.split(b"\n"):
+            if line.startswith(b"Uid:"):
+                real = int(line.split()[1])
+            elif line.startswith(b"Threads:"):
+                threads = int(line.split()[1])
+        if real == uid and threads:
+            count += threads
+    return count
 
 
 def memory_baseline() -> int:
