@@ -28,7 +28,7 @@ MODES = ["auto", "landlock"]  # the walls: bubblewrap, or Landlock where bubblew
 
 
 def run(*args: str, cwd: Path = ROOT, mode: str = "auto") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, timeout=600,
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, timeout=1800,
                           env=dict(os.environ, JUDGE_SANDBOX=mode))
 
 

@@ -46,7 +46,7 @@ def busy_cores():
 def judge(path: Path, *args: str, home: Path | None = None) -> tuple[int, dict]:
     env = {**os.environ, **({"JUDGE_HOME": str(home)} if home else {})}
     proc = subprocess.run([sys.executable, "-m", "judge", str(path), "--json", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600, env=env)
+                          text=True, cwd=ROOT, timeout=1800, env=env)
     assert not sandbox_processes(path), "a sandbox process outlived the judging"
     return proc.returncode, json.loads(proc.stdout)
 
@@ -160,7 +160,7 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
         while len(_pythons(sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)  # the fork server is up (its numpy import done) once it has a child
         throttle.take(sandbox_processes(path))
-        out, err = proc.communicate(timeout=120)
+        out, err = proc.communicate(timeout=600)
     finally:
         throttle.limit(100)
         if proc is not None and proc.poll() is None:

@@ -133,7 +133,7 @@ sizes = {B = 4, R = 40, C = 40}
 
 def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "testcases", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=1800)
 
 
 def package(folder: Path, recipes: str = RECIPES) -> Path:

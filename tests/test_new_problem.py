@@ -20,7 +20,7 @@ SOURCE = ROOT / "tests" / "newproblem"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=1800)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ def home(tmp_path) -> Path:
 
 def judge(home: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, env={**os.environ, "JUDGE_HOME": str(home)})
+                          timeout=1800, env={**os.environ, "JUDGE_HOME": str(home)})
 
 
 def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrites(tmp_path, home):
@@ -70,7 +70,7 @@ def test_history_records_every_judging_even_two_at_once(home):
     runs = [subprocess.Popen([sys.executable, "-m", "judge", str(f), "--tests", "001"], cwd=ROOT,
                              stdout=subprocess.DEVNULL, env={**os.environ, "JUDGE_HOME": str(home)})
             for f in (REFERENCE, WRONG)]
-    assert sorted(p.wait(timeout=300) for p in runs) == [0, 1]
+    assert sorted(p.wait(timeout=1800) for p in runs) == [0, 1]
     rows = json.loads(judge(home, "history", "gqa", "--json").stdout)
     assert sorted((r["verdict"], r["passed"], r["total"], r["first_failing"]) for r in rows) == [
         ("AC", 1, 1, None), ("WA", 0, 1, "001-sample")]

@@ -54,7 +54,7 @@ P4497_OUTPUT = [[2.00, 2.02, 2.01, 2.01], [2.00, 2.30, 2.20, 2.11]]
 
 def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "testcases", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=1800)
 
 
 def stored(category: str | None = None, problems: list | None = None) -> list[tuple]:
