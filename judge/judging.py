@@ -142,6 +142,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
                 raise ProblemError(f"{path}: cannot tell the problem: {reason}")
             todo = make_cases(problem)
             report.problem, report.total = problem, len(todo)
+        session.sandbox.check_hidden(problem.root)
         cpu_ms = time_limit_ms or problem.time_limit_ms
         limits = Limits(cpu_ms, problem.memory_limit_mb)
         if not session.check(problem, limits, report):

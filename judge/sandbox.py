@@ -31,8 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.inside import wire
-from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, bwrap_args, bwrap_binary, interpreter,
-                        problems_root, system_dirs)
+from judge.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, aliases, bwrap_args, bwrap_binary, carve,
+                        checkout_root, interpreter, system_dirs, within)
 
 # What the judge imports before it launches the sandbox delays every verdict (the sandbox boots
 # while the rest loads): numpy, dataclasses, tempfile and ctypes are imported where used.
@@ -93,9 +93,9 @@ def run_label(path: Path | str) -> str:
 
 
 def submission_sandbox(path: Path | str) -> "Sandbox":
-    """The sandbox a submission file is judged in (not yet launched): named for it in `ps`, and
-    refusing to start if the problems folder would be visible inside."""
-    return Sandbox(label=run_label(path), secrets=[problems_root()])
+    """The sandbox a submission file is judged in (not yet launched): named for it in `ps`, with
+    the checkout (problems, solutions, practice files) hidden wherever it lies."""
+    return Sandbox(label=run_label(path), secrets=[checkout_root()])
 
 
 def sandbox_processes(path: Path | str) -> set[int]:
@@ -156,6 +156,7 @@ class Sandbox:
         """`label`: shown in `ps`; `secrets`: folders that must stay outside every wall."""
         self.label = label or run_label("")
         self.secrets = [str(Path(p).resolve()) for p in secrets]
+        self._hidden: list[str] = []  # the secrets' paths inside the folders a run is shown
         self.proc: subprocess.Popen | None = None
         self.mode = ""
         self.isolation = ""
@@ -235,12 +236,36 @@ class Sandbox:
                                  "to judge without walls (unsafe)")
 
     def _refuse_secrets(self, interp: Interpreter) -> None:
+        """Work out what to hide (`_hidden`: every path of a secret inside the system's folders),
+        or refuse where no mode could: a secret inside the interpreter's or numpy's folders, or
+        holding one of the system's."""
         shown = [s for s, _ in interp.binds + interp.site]
+        system = [path for path, target in system_dirs() if target is None]
+        self._hidden = []
         for secret in self.secrets:
-            for path in shown:
-                if secret == path or secret.startswith(path.rstrip("/") + "/"):
-                    raise SandboxUnavailable(f"{secret} lies inside {path}, which the sandbox must show: "
-                                             "move the problems out of the Python installation")
+            for alias in aliases(secret):
+                for path in shown:
+                    if within(alias, path):
+                        raise SandboxUnavailable(f"{alias} lies inside {path}, which the sandbox must show: "
+                                                 "move the checkout out of the Python installation")
+                for path in system:  # (the interpreter's and numpy's are bound or granted again, inside)
+                    if within(path, alias):
+                        raise SandboxUnavailable(f"{alias} holds {path}, which the sandbox must show: "
+                                                 "move the checkout into a folder of its own")
+                if any(within(alias, path) for path in system):
+                    self._hidden.append(alias)
+
+    def check_hidden(self, folder: Path | str) -> None:
+        """Refuse to judge with tests from `folder` (a package given by its path) when the running
+        sandbox shows it: it was launched hiding only the checkout. (JUDGE_SANDBOX=none hides nothing.)"""
+        if self.mode == "none":
+            return
+        for alias in aliases(str(folder)):
+            hidden = any(within(alias, h) for h in self._hidden)
+            for path, target in system_dirs():
+                if target is None and within(alias, path) and not hidden:
+                    raise SandboxUnavailable(f"{alias} lies inside {path}, which the sandbox shows: move the "
+                                             "problem package out of the system's folders")
 
     def _launch_bwrap(self, interp: Interpreter) -> None:
         bwrap = bwrap_binary()
@@ -257,7 +282,7 @@ class Sandbox:
         as_root = os.geteuid() == 0
         self._info, info_w = os.pipe()
         os.set_blocking(self._info, False)
-        options = bwrap_args(interp, data_fds, self.label, as_root) + ["--info-fd", str(info_w)]
+        options = bwrap_args(interp, data_fds, self.label, as_root, self._hidden) + ["--info-fd", str(info_w)]
         args_fd = _memfd("bwrap-args", b"".join(a.encode() + b"\0" for a in options))
         command = [interp.executable, "-I", "-S", "-B", "-c", _boot(INSIDE_DIR), self.label]
         try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
@@ -312,8 +337,8 @@ class Sandbox:
 
     def _start_plain(self, interp: Interpreter, landlock: bool) -> None:
         sites = sorted({str(Path(source).parent) for source, _ in interp.site})
-        readable = ([p for p, target in system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
-                    + [s for s, _ in interp.binds] + [s for s, _ in interp.site])
+        readable = carve([p for p, target in system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
+                         + [s for s, _ in interp.binds] + [s for s, _ in interp.site], self._hidden)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"}
         self._spawn([interp.executable, "-I", "-S", "-B", "-c", _boot(str(INSIDE)), self.label], env=env,
                     cwd="/", config={"site": sites, "landlock": landlock, "readable": readable,

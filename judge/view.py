@@ -1,12 +1,15 @@
 """What a run can see: the interpreter's own files, numpy and the system's
 libraries, and nothing else. The same list is bubblewrap's read-only binds and Landlock's
-readable paths, so the two modes show a run the same files.
+readable paths, so the two modes show a run the same files. A checkout that lies inside one of
+them (under /usr, say, as in many containers), under any of the paths a bind mount gives it, is
+covered with an empty folder in bubblewrap and left out of Landlock's rules.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 import sysconfig
 from collections import namedtuple
@@ -56,6 +59,61 @@ def problems_root() -> str:
     return os.path.dirname(origin)
 
 
+def checkout_root() -> str:
+    """The folder holding the problems, the bundled solutions and the user's practice files."""
+    return os.path.dirname(problems_root())
+
+
+def within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def aliases(path: str) -> list[str]:
+    """Every path under which `path` can be reached: its real path, and wherever a bind mount of
+    its filesystem shows it again (from /proc/self/mountinfo: a mount whose root holds it)."""
+    real = os.path.realpath(path)
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
+            mounts = [_mount_fields(line) for line in f]
+    except OSError:
+        return [real]
+    holding = [m for m in mounts if within(real, m[2])]
+    if not holding:
+        return [real]
+    device, root, point = max(holding, key=lambda m: len(m[2]))
+    inner = os.path.normpath(os.path.join(root, os.path.relpath(real, point)))  # its path in the filesystem
+    found = {real}
+    for other_device, other_root, other_point in mounts:
+        if other_device == device and within(inner, other_root):
+            found.add(os.path.normpath(os.path.join(other_point, os.path.relpath(inner, other_root))))
+    return sorted(found)
+
+
+def _mount_fields(line: str) -> tuple[str, str, str]:
+    """(device, root within it, mount point) of a mountinfo line; spaces come escaped as \\040."""
+    fields = line.split()
+    unescape = lambda text: re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)  # noqa: E731
+    return fields[2], unescape(fields[3]), unescape(fields[4])
+
+
+def carve(readable: list[str], hidden: list[str]) -> list[str]:
+    """`readable` less `hidden`, for Landlock, whose rules grant whole trees: a folder holding a
+    hidden path is replaced by its entries, down the branch to it. Symbolic links are left out
+    (a rule would follow one; a path through one resolves into folders granted or not)."""
+    out = []
+    for path in readable:
+        inside = [h for h in hidden if within(h, path)]
+        if not inside:
+            out.append(path)
+        elif path not in inside and os.path.isdir(path) and not os.path.islink(path):
+            try:
+                entries = sorted(e.path for e in os.scandir(path) if not e.is_symlink())
+            except OSError:
+                continue
+            out += carve(entries, inside)
+    return out
+
+
 def _origin(module: str) -> str | None:
     try:
         spec = importlib.util.find_spec(module)
@@ -91,7 +149,9 @@ def _ancestors(path: str) -> list[str]:
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool) -> list[str]:
+def bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool,
+               hidden: list[str] = ()) -> list[str]:
+    """bubblewrap's options; `hidden`: paths inside the bound folders to cover with an empty one."""
     if as_root:  # no user namespace: nothing in the sandbox maps onto host uid 0 but the fork
         # server, which keeps only the rights to drop each run's child to nobody and to kill it
         args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -103,6 +163,8 @@ def bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_roo
              "--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
     for path, target in system_dirs():
         args += ["--symlink", target, path] if target else ["--ro-bind", path, path]
+    for path in hidden:  # before the interpreter's binds, which may lie inside
+        args += ["--size", "4096", "--perms", "0755", "--tmpfs", path, "--remount-ro", path]
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc"]
     args += ["--size", "65536", "--tmpfs", "/dev"]
     for dev in ("null", "zero", "full", "random", "urandom"):

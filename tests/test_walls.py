@@ -6,6 +6,7 @@ no global setting.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -86,12 +87,13 @@ def test_run_is_not_host_root_and_cannot_write_sysctls(mode):
 USER = 4242
 
 
-def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto") -> list[dict]:
+def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto", checkout_at: Path | None = None) -> list[dict]:
     """Root runs `python -m judge FILE ... --json` for each judging, all at once, as uid 4242 in
     a private mount namespace where the checkout and the Python installation are bound to places
     uid 4242 can enter (a clone in a 0700 temporary folder, pyenv under /root): the judge's walls
     must hold for a normal user too. `files` are copied to where the judgings can read them (name
-    them by file name); returns each judging's report."""
+    them by file name); the checkout is shown at `checkout_at` if given; returns each judging's
+    report."""
     if not AS_ROOT:
         pytest.skip("needs root: runs the judge as an unprivileged user from a root test")
     work = Path(tempfile.mkdtemp(prefix="judge-user-"))
@@ -104,16 +106,17 @@ def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto") ->
         (work / "sub" / file.name).chmod(0o644)
     python = Path(os.path.realpath(sys.executable)).parents[1]  # the base installation
     venv_python = Path(sys.executable).relative_to(ROOT) if Path(sys.executable).is_relative_to(ROOT) else None
-    steps = [f"mount --bind {python} {work}/py", f"mount -t tmpfs -o mode=755 none {work}/co"]
+    co = checkout_at or work / "co"
+    steps = [f"mount --bind {python} {work}/py", f"mount -t tmpfs -o mode=755 none {co}"]
     for entry in ROOT.iterdir():  # the checkout's own folder may be 0700: bind what is inside it
-        target = f"{work}/co/{entry.name}"
+        target = f"{co}/{entry.name}"
         steps += [f"mkdir {target}" if entry.is_dir() else f"touch {target}", f"mount --bind {entry} {target}"]
     if str(python).startswith("/root/"):  # show root's home as just the Python installation
         steps += ["mount -t tmpfs -o mode=755 none /root", f"mkdir -p {python}", f"mount --bind {work}/py {python}"]
-    interpreter = f"{work}/co/{venv_python}" if venv_python else sys.executable
+    interpreter = f"{co}/{venv_python}" if venv_python else sys.executable
     runs = " ".join(f"({interpreter} -m judge {' '.join(str(work / 'sub' / a) if a in {f.name for f in files} else a for a in args)}"
                     f" --json > {work}/out/{i}.json) &" for i, args in enumerate(judgings))
-    steps += [f"cd {work}/co", f"exec setpriv --reuid {USER} --regid {USER} --clear-groups env HOME=/nonexistent "
+    steps += [f"cd {co}", f"exec setpriv --reuid {USER} --regid {USER} --clear-groups env HOME=/nonexistent "
               f"JUDGE_SANDBOX={mode} sh -c '{runs} wait'"]
     machine = settings()
     proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", "set -e; " + " && ".join(steps)],
@@ -152,6 +155,68 @@ def test_a_user_s_task_swarm_is_capped_and_costs_no_one_else(mode):
         assert test["verdict"] == "RE"
         started = int(test["message"].removeprefix("RuntimeError: started ").removesuffix(" threads"))
         assert started <= 64 + 8, test["message"]
+
+
+@contextlib.contextmanager
+def folder_in(parent: str):
+    """A new empty folder under a system folder (removed after)."""
+    path = Path(tempfile.mkdtemp(prefix="judge-checkout-", dir=parent))
+    path.chmod(0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def answers_seen(tmp_path: Path, paths: list[Path], run_from: Path, mode: str, mount: str = "") -> str:
+    """Judge the canary from the checkout at `run_from` (after `mount`, in a private mount
+    namespace); the canary tries every one of `paths`."""
+    canary = copy(tmp_path, "answers_anywhere.py", PATHS=[str(p) for p in paths])
+    command = (f"{mount} cd {run_from} && {run_from}/.venv/bin/python -m judge {canary} --problem gqa "
+               f"--tests 001 --json")
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", "set -e; " + command],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "JUDGE_SANDBOX": mode})
+    assert proc.returncode in (0, 1), proc.stderr
+    assert not sandbox_processes(canary)
+    return json.loads(proc.stdout)["tests"][0]["message"]
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="needs root: puts a checkout under /usr")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_checkout_under_usr_stays_hidden(tmp_path, mode):
+    """A copy under /usr/local/src (its .venv linked), judged from there, from a symbolic link to
+    it, and this checkout shown again under /usr/share by a bind mount."""
+    with folder_in("/usr/local/src") as clone, folder_in("/usr/share") as alias:
+        for package in ("judge", "problems", "coach", "testcases", "web"):
+            shutil.copytree(ROOT / package, clone / "co" / package, ignore=shutil.ignore_patterns("__pycache__"))
+        (clone / "co" / ".venv").symlink_to(ROOT / ".venv")
+        link = tmp_path / "link"
+        link.symlink_to(clone / "co")
+        assert answers_seen(tmp_path, [clone / "co"], clone / "co", mode) == "RuntimeError: read: []"
+        assert answers_seen(tmp_path, [link, clone / "co"], link, mode) == "RuntimeError: read: []"
+        assert answers_seen(tmp_path, [alias, ROOT], ROOT, mode, mount=f"mount --bind {ROOT} {alias} &&") \
+            == "RuntimeError: read: []"
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="needs root: puts a problem package under /usr")
+@pytest.mark.parametrize("mode", MODES)
+def test_a_package_given_by_a_path_the_sandbox_shows_is_refused(mode):
+    with folder_in("/usr/local/src") as place:
+        shutil.copytree(ROOT / "problems" / "gqa", place / "gqa", ignore=shutil.ignore_patterns("__pycache__"))
+        proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", str(place / "gqa")],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "JUDGE_SANDBOX": mode})
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"error: {place}/gqa lies inside /usr, which the sandbox shows: move the problem package "
+                           "out of the system's folders\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_user_s_checkout_under_usr_stays_hidden(tmp_path, mode):
+    with folder_in("/usr/local/src") as place:
+        canary = copy(tmp_path, "answers_anywhere.py", PATHS=[str(place)])
+        [report] = as_user([canary], [["answers_anywhere.py", "--problem", "gqa", "--tests", "001"]], mode,
+                           checkout_at=place)
+    assert report["tests"][0]["message"] == "RuntimeError: read: []"
 
 
 # -- 2. the result channel is untrusted bytes -------------------------------------------------
