@@ -227,8 +227,9 @@ def inside_outside(home: str) -> None:
           "what the judge charges the run (--json time_ms, from the file's import); outside: the same file "
           "in a plain process on the same test's input (bench/inside_outside/outside.py: construction and calls "
           "only, one BLAS thread, no huge pages); lockstep: an interactive program outside, fed one row per "
-          "step over a pipe as the judge feeds it (the first table's floor). The per-step programs pay the "
-          "exchange and a cold start after each wait, inside and in lockstep alike; docs/performance.md")
+          "step over a pipe as the judge feeds it (the first table's floor). A per-step program also pays, at "
+          "each of its 1280 steps, the row's and the answer's handling and a cold start after the wait, judged "
+          "more than in lockstep: see docs/performance.md")
 
 
 def protocol_fixture(work: Path) -> Problem:
