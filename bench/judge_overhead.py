@@ -130,7 +130,7 @@ INSIDE_OUTSIDE = ROOT / "bench" / "inside_outside"  # the programs, and outside.
 INSIDE_OUTSIDE_PROGRAMS = [
     ("concat_cache.py", "gqa_decode", "020-large"),  # a copy of the whole KV cache per step
     ("repeat_kv.py", "gqa_decode", "020-large"),     # llama's repeat_kv: the cache repeated per step
-    ("paged_blocks.py", "gqa_decode", "020-large"),  # ~200 small arrays per step, none over 128 KiB
+    ("paged_blocks.py", "gqa_decode", "020-large"),  # ~130 small arrays per step, none over 128 KiB
     ("causal_decode.py", "causal", "024-large"),     # concat_cache's copies in one call: no exchange
     ("matmul_loop.py", "mha", "022-large"),          # BLAS products into preallocated buffers
 ]

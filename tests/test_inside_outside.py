@@ -3,8 +3,8 @@
 A run's child is forked fresh from the fork server, and glibc's default malloc thresholds in a
 fresh process (every block over 128 KiB mapped anew, the heap's top given back at once) made code
 whose arrays grow step by step fault every page in again at every step: the program below, a
-decoder that concatenates its KV cache at each position, was judged at 3.7x its CPU time in a
-plain interpreter (~180 ms of system time against ~5). `walls.steady_allocator` gives every run
+decoder that concatenates its KV cache at each position, was judged at ~3x its CPU time in a
+plain interpreter (~180 ms of system time against under 15). `walls.steady_allocator` gives every run
 the thresholds of a warmed-up process; this test keeps that from coming back, through the real
 judge on a real file, against bench/inside_outside/outside.py on the same test's input.
 

@@ -3,7 +3,7 @@
 The control among these programs: its time is BLAS's matrix products and the exponentials, with
 every buffer allocated once before the loop (out= everywhere), so the allocator has nothing to
 do and the time judged should be the time outside. At mha's 022-large (T = 512, d_model = 256,
-8 heads) one round is ~0.27 GFLOP.
+8 heads) one round is ~0.54 GFLOP.
 """
 
 import numpy as np

@@ -3,8 +3,9 @@
 The cache is a list of blocks of BLOCK positions, (h_k, BLOCK, d_k) each (32 KiB at gqa_decode's
 020-large), as paged attention keeps it; a new block is allocated when the last one is full. Each
 step scores the query against every block separately, one small array per block, joins the
-scores for one softmax, and sums the blocks' weighted values: at T = 1280 that is ~40 blocks and
-~200 arrays of 0.5-32 KiB allocated and freed per step, all under glibc's 128 KiB mmap threshold.
+scores for one softmax, and sums the blocks' weighted values: at T = 1280 that is 40 blocks and
+~130 arrays per step (~90 with data of their own, 1-40 KiB), all under glibc's 128 KiB mmap
+threshold.
 """
 
 import numpy as np
