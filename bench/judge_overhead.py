@@ -21,11 +21,27 @@ floor per step, in wall time and in the CPU time charged to the run (the judge's
 against the floor's CPU inside the calls). It is measured on each interactive problem and on
 tests/interactive/runmean, whose steps do almost nothing, so its row is the protocol alone; the
 aim is under 50 microseconds of the run's CPU per step.
+
+A third table compares the same code inside and outside (`inside_outside`): the CPU time the
+judge charges one run (user + system, as `--json` reports it) against the same Solution file
+driven in a plain Python process on the same test's input (bench/inside_outside/outside.py: the
+same interpreter, the sandbox's one BLAS thread and small pages, construction and calls timed
+with getrusage, not the imports or the JSON). The programs, in bench/inside_outside/, are four
+that allocate at every step (three of them gqa_decode Solutions, one the same cache copies inside
+one call of a function problem) and one compute-bound control. The goal is inside <= 1.15 x
+outside, shown, not part of the exit status. The interactive ones also get the lockstep floor:
+the same calls outside, fed one row per step over a pipe, as the judge feeds them. Judged, a step
+costs them ~90-130 us of CPU more than the same calls back to back (~30-50 us in that floor):
+the row's and the answer's handling, and a run that comes back to cold caches after each wait,
+so they stay above 1.15x with the allocator fixed. Before `walls.steady_allocator`, the fresh
+forked child's default malloc thresholds cost the cache copies 3-5x their time outside
+(docs/performance.md has the figures and where the time goes).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -106,6 +122,21 @@ else:
 """
 
 
+# What the fork server sets for every run (judge/inside/server.py), set here before numpy loads.
+SANDBOX_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "NUMEXPR_NUM_THREADS": "1", "NUMPY_MADVISE_HUGEPAGE": "0"}
+INSIDE_OUTSIDE = ROOT / "bench" / "inside_outside"  # the programs, and outside.py that drives one
+# (file, problem, test): four programs that allocate at every step, one compute-bound control
+INSIDE_OUTSIDE_PROGRAMS = [
+    ("concat_cache.py", "gqa_decode", "020-large"),  # a copy of the whole KV cache per step
+    ("repeat_kv.py", "gqa_decode", "020-large"),     # llama's repeat_kv: the cache repeated per step
+    ("paged_blocks.py", "gqa_decode", "020-large"),  # ~130 small arrays per step, none over 128 KiB
+    ("causal_decode.py", "causal", "024-large"),     # concat_cache's copies in one call: no exchange
+    ("matmul_loop.py", "mha", "022-large"),          # BLAS products into preallocated buffers
+]
+INSIDE_OUTSIDE_AIM = 1.15
+
+
 def timed(cmd: list[str]) -> tuple[float, str]:
     """Wall time of the whole command, and what it printed."""
     start = time.perf_counter()
@@ -150,6 +181,57 @@ def step_costs(problems: list[Problem]) -> None:
           "bring its weights and cache back into the CPU's caches")
 
 
+def inside_outside(home: str) -> None:
+    """Per program: the CPU time the judge charges its run against the same calls in a plain process.
+
+    An interactive program also gets the lockstep floor's CPU time (the first table's floor on the
+    same test: the calls in a second process fed one row per step over a pipe, and the pipe's
+    reads and writes): what the same code costs outside when it too waits for each row."""
+    print(f"\n{'same code':<14} {'test':<20} {'inside':>7} {'(sys)':>6} {'outside':>8} {'(sys)':>6} {'ratio':>6}"
+          f"  <={INSIDE_OUTSIDE_AIM}x  {'lockstep':>8} {'ratio':>6}")
+    for name, slug, test in INSIDE_OUTSIDE_PROGRAMS:
+        problem, path = load(slug), INSIDE_OUTSIDE / name
+        test_path = problem.tests_dir / f"{test}.json"
+        protocol = json.dumps({"method": problem.method, "stream": problem.stream,
+                               "arguments": list(problem.constructor if problem.interactive else problem.arg_names)})
+        outside_cmd = [sys.executable, str(INSIDE_OUTSIDE / "outside.py"), str(path), protocol, str(test_path)]
+        judge_cmd = [sys.executable, "-m", "judge", str(path), "--problem", str(problem.root), "--tests", test, "--json"]
+        lockstep_cmd = [sys.executable, "-c", FLOOR, str(path), json.dumps({
+            "method": problem.method, "constructor": list(problem.constructor), "stream": problem.stream,
+            "lockstep": True}), str(test_path)]
+        insides, outsides, locksteps = [], [], []
+        for _ in range(ROUNDS):
+            run = json.loads(subprocess.run(judge_cmd, check=False, cwd=ROOT, capture_output=True, text=True,
+                                            env={**os.environ, "JUDGE_HOME": home}).stdout)["tests"][0]
+            insides.append((run["time_ms"], run["time_ms"] - run["user_ms"], run["verdict"]))
+            out = json.loads(subprocess.run(outside_cmd, check=True, cwd=ROOT, capture_output=True, text=True,
+                                            env={**os.environ, **SANDBOX_ENV}).stdout)
+            outsides.append((out["user_ms"] + out["sys_ms"], out["sys_ms"]))
+            if problem.interactive:
+                floor = subprocess.run(lockstep_cmd, check=True, cwd=ROOT, capture_output=True, text=True,
+                                       env={**os.environ, **SANDBOX_ENV}).stdout
+                locksteps.append(json.loads(floor)["cpu"] * 1000)
+        (inside, inside_sys, verdict), (outside, outside_sys) = (sorted(x)[len(x) // 2] for x in (insides, outsides))
+        ratio = inside / outside
+        row = (f"{name.removesuffix('.py'):<14} {slug + ' ' + test:<20} {inside:>4.0f} ms {inside_sys:>3.0f} ms "
+               f"{outside:>5.0f} ms {outside_sys:>3.0f} ms {ratio:>6.2f}  {'yes' if ratio <= INSIDE_OUTSIDE_AIM else 'no':<7}")
+        if locksteps:
+            lockstep = statistics.median(locksteps)
+            row += f"  {lockstep:>5.0f} ms {inside / lockstep:>6.2f}"
+        else:
+            row += f"  {'-':>8} {'-':>6}"
+        if any(v != "AC" for _, _, v in insides):
+            row += "  (" + ", ".join(sorted({v for _, _, v in insides} - {"AC"})) + " in some rounds)"
+        print(row)
+    print(f"median of {ROUNDS} alternating rounds, CPU time (sys: its system part, in that median round). inside: "
+          "what the judge charges the run (--json time_ms, from the file's import); outside: the same file "
+          "in a plain process on the same test's input (bench/inside_outside/outside.py: construction and calls "
+          "only, one BLAS thread, no huge pages); lockstep: an interactive program outside, fed one row per "
+          "step over a pipe as the judge feeds it (the first table's floor). A per-step program also pays, at "
+          "each of its 1280 steps, the row's and the answer's handling and a cold start after the wait, judged "
+          "more than in lockstep: see docs/performance.md")
+
+
 def protocol_fixture(work: Path) -> Problem:
     """tests/interactive/runmean with its tests generated: the interactive protocol, nearly no work."""
     target = work / "runmean"
@@ -190,6 +272,7 @@ def main() -> int:
           "rows away can do with less")
     with tempfile.TemporaryDirectory() as work:
         step_costs([protocol_fixture(Path(work))] + [p for p in all_problems() if p.interactive])
+        inside_outside(home=work)  # the judgings record their history there, not in the user's
     return 0 if ok else 1
 
 
