@@ -55,6 +55,7 @@ MODES = ("auto", "bwrap", "landlock", "none")
 # compile_early sends no larger file: with the configuration it must fit in the pipe's buffer
 # (16 pages; writing more would wait for the fork server, which reads it only once it is ready)
 EARLY_COMPILE_BYTES = 16 << 10
+ANSWER_READ_BYTES = 64 << 10  # one read of a run's answers: a pipe's worth (1 MiB was an mmap per step)
 MAX_LANES = 2  # runs of one submission at once; each judging of the bundled ones is another
 _NO_SECCOMP = (f"the seccomp binding (Python package pyseccomp, which needs the system's libseccomp) cannot be "
                f"imported by {sys.executable}: run the judge with .venv/bin/python (make judge), or set "
@@ -599,7 +600,7 @@ class Sandbox:
         """One read of what the run wrote (a run that writes without end cannot hold the judge in a
         loop here); False when there was nothing to read."""
         try:
-            chunk = os.read(self._answers, 1 << 20)
+            chunk = os.read(self._answers, ANSWER_READ_BYTES)
         except BlockingIOError:
             return False
         received += chunk

@@ -36,7 +36,7 @@ SANDBOX_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THR
 def _inside() -> float:
     """The CPU time the judge charges the run, in ms (user + system, from the file's import)."""
     done = subprocess.run([sys.executable, "-m", "judge", str(PROGRAM), "--problem", PROBLEM.slug, "--tests", TEST,
-                           "--json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+                           "--json"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     run = json.loads(done.stdout)["tests"][0]
     assert run["verdict"] == "AC", run
     return run["time_ms"]
@@ -47,7 +47,7 @@ def _outside() -> float:
     protocol = json.dumps({"method": PROBLEM.method, "arguments": list(PROBLEM.arg_names), "stream": None})
     done = subprocess.run([sys.executable, str(BENCH / "outside.py"), str(PROGRAM), protocol,
                            str(PROBLEM.tests_dir / f"{TEST}.json")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=True,
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, check=True,
                           env={**os.environ, **SANDBOX_ENV})
     out = json.loads(done.stdout)
     return out["user_ms"] + out["sys_ms"]
