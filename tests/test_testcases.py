@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from problems import all_problems, load
+from problems import ProblemError, all_problems, load
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.draw import draw_input
 from testcases.expose import EXPOSE_MIN_TOLERANCES
 from testcases.expose import separation
-from testcases.recipes import CATEGORIES, categories, load_recipes
+from testcases.recipes import CATEGORIES, categories, load_recipes, parse_recipe
 from testcases.render import LANGUAGES, blocks_for, read_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -276,7 +277,7 @@ def test_new_writes_out_file(tmp_path):
      "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
     (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
      "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, id, input, limits, mask, "
-     "note, scale, sizes, values)"),
+     "note, outer, scale, sizes, values)"),
     (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
      None),  # too small to expose anything: refused after every attempt
     ([], "error: command line: say what to do: all, validate, or a problem (see python -m testcases --help)"),
@@ -305,6 +306,9 @@ def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
     return folder
 
 
+EDGE = '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n'
+
+
 @pytest.mark.parametrize(("recipes", "rule"), [
     ('[[test]]\ncategory = "edge"\nsizes = {T = 600, d_model = 8, h_q = 4, h_k = 2}\n',
      "test 1: T = 600 is outside [1, 512]"),
@@ -324,6 +328,20 @@ def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
     ('[[test]]\ncategory = "sample"\n[test.input]\nX = [[2000]]\nW_Q = [[1]]\nb_Q = [0]\nW_K = [[1]]\nb_K = [0]\n'
      'W_V = [[1]]\nb_V = [0]\nh_q = 1\nh_k = 1\nW_O = [[1]]\nb_O = [0]\n',
      "test 1: input: X: d_model = 1 is outside [2, 256]"),
+    (f'{EDGE}outer = {{X = "s"}}\n',
+     "test 1: outer for X must be \"ROW COL\" (two sign vectors), each +, split or a lower-case name, optionally "
+     "negated with -, got 's'"),
+    (f'{EDGE}outer = {{b_K = "S"}}\n',
+     "test 1: outer for b_K must be \"COL\" (one sign vector for a 1-D array), each +, split or a lower-case name, "
+     "optionally negated with -, got 'S'"),
+    (f'{EDGE}outer = {{X = "s r", W_K = "s -r"}}\n',
+     "test 1: outer for W_K: vector 's' has length 8 here but 2 in X (a vector has one length in a test)"),
+    (f'{EDGE}outer = {{X = "split s"}}\ndistinct_rows = {{X = 1}}\n',
+     "test 1: outer for X: distinct_rows does not apply to an outer product"),
+    (f'[variants.half]\ndtype = "float8"\n{EDGE}',
+     "variants.half: dtype must be one of float16, float32, got 'float8'"),
+    (f'[variants.half]\nby_sqrt = "d_k"\n{EDGE}',
+     "variants.half: multiply must list arguments of grouped_query_attention, got []"),
 ])
 def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     folder = package(tmp_path / "pkg", recipes)
@@ -331,6 +349,50 @@ def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     where = f"{folder / 'recipes.toml'}"
     assert (run.returncode, run.stderr) == (2, f"error: {where}: {rule}\n")
     assert not (tmp_path / "out").exists()
+
+
+def outer_recipe(problem, sizes: dict, **options):
+    return parse_recipe(problem, {"category": "extreme", "sizes": sizes, **options}, "test 9", {})
+
+
+def test_outer_products_share_their_sign_vectors():
+    """X = "split s", W_Q = "s r", W_K = "s -r", b_K = "-r": every element at an end of its range,
+    the same s and r in every argument, split's +1 then -1, the rest drawn as usual; a seed gives
+    the same arrays again."""
+    causal = load("causal")
+    recipe = outer_recipe(causal, {"T": 7, "d_model": 8, "num_heads": 2}, values="int",
+                          outer={"X": "split s", "W_Q": "s r", "W_K": "s -r", "b_K": "-r"})
+    drawn = draw_input(causal, recipe, np.random.default_rng(5))
+    assert draw_input(causal, recipe, np.random.default_rng(5)) == drawn
+    assert draw_input(causal, recipe, np.random.default_rng(6)) != drawn
+    X, W_Q, W_K, b_K = (np.asarray(drawn[name]) for name in ("X", "W_Q", "W_K", "b_K"))
+    assert (X.shape, W_Q.shape, W_K.shape, b_K.shape) == ((7, 8), (8, 8), (8, 8), (8,))
+    assert all(type(v) is int for v in np.ravel(drawn["X"]).tolist())
+    s, sigma = np.sign(X[0]), np.sign(X[:, 0]) * np.sign(X[0, 0])
+    split = int((sigma > 0).sum())
+    assert 1 <= split < 7 and (sigma[:split] == 1).all() and (sigma[split:] == -1).all()
+    assert (X == 1000 * np.outer(sigma, s)).all()
+    r = np.sign(W_Q[0]) * s[0]
+    assert (W_Q == 10 * np.outer(s, r)).all() and (W_K == -W_Q).all() and (b_K == -5 * r).all()
+    assert len(set(np.ravel(drawn["W_V"]).tolist())) > 2  # not named: drawn as usual
+
+
+def test_outer_products_repeat_over_leading_axes_at_the_ends_of_the_scaled_grid():
+    """A 3-D array repeats its (row, column) matrix for every batch item; scale and decimals set the
+    ends; "+" is all ones; an outer product cannot be a mask."""
+    masked = load("masked")
+    sizes = {"B": 3, "T_q": 4, "T_k": 5, "d_model": 6, "num_heads": 2}
+    recipe = outer_recipe(masked, sizes, scale={"input": 0.00123}, decimals=3,
+                          outer={"q": "+ s", "k": "split -s"})
+    drawn = draw_input(masked, recipe, np.random.default_rng(0))
+    q, k = np.asarray(drawn["q"]), np.asarray(drawn["k"])
+    assert q.shape == (3, 4, 6) and k.shape == (3, 5, 6)
+    assert set(np.abs(q).ravel().tolist()) == {1.23}
+    assert (q == q[0, 0]).all()  # every row of every item: 1.23 * s
+    sigma = np.sign(k[0, :, 0]) * -np.sign(q[0, 0, 0])
+    assert (k == -np.outer(sigma, q[0, 0])).all() and sigma[0] == 1 and sigma[-1] == -1
+    with pytest.raises(ProblemError, match="^test 9: outer for mask: a mask is drawn from its mask patterns"):
+        outer_recipe(masked, sizes, outer={"mask": "s r"})
 
 
 @pytest.mark.parametrize(("body", "reason"), [
