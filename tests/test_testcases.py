@@ -232,6 +232,62 @@ def test_extreme_tests_reach_both_ends_as_integers_and_reals(problem):
             assert min(values) == arg.range[0] and max(values) == arg.range[1], (arg.name, kind)
 
 
+def scores_and_hidden(problem, inputs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Every head's scaled scores, batch items and heads first, and which keys the mask hides:
+    causal hides u > t, masked the keys its mask argument marks 1."""
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    queries, keys = ("X", "X") if problem.slug == "causal" else ("q", "k")
+    d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+
+    def heads(x, name):  # (..., T, d_model) -> (..., h, T, d_k)
+        M = x @ a[f"W_{name}"] + a[f"b_{name}"]
+        return np.moveaxis(M.reshape(*M.shape[:-1], -1, d_k), -2, -3)
+
+    S = heads(a[queries], "Q") @ np.swapaxes(heads(a[keys], "K"), -1, -2) / math.sqrt(d_k)
+    if problem.slug == "causal":
+        hidden = np.triu(np.ones(S.shape[-2:], dtype=bool), k=1)
+    else:
+        hidden = (a["mask"] == 1)[:, None]
+    return S, np.broadcast_to(hidden, S.shape)
+
+
+@pytest.mark.parametrize("slug", ["causal", "masked"])
+def test_a_stored_test_defeats_every_finite_mask_constant(slug):
+    """GPT-2 puts -1e10 in place of the hidden scores, many add -1e9: any finite constant fails
+    somewhere in the allowed range. A stored test has a row whose visible scores all lie below
+    -1e12 while a hidden one lies above +1e12, so adding any C with |C| <= 1e12 to the hidden scores,
+    or putting C in their place, leaves a hidden key on top."""
+    problem = load(slug)
+    found = {}
+    for path in problem.test_files():
+        S, hidden = scores_and_hidden(problem, read_json(path)["input"])
+        visible_top = np.where(hidden, -np.inf, S).max(axis=-1)
+        hidden_top = np.where(hidden, S, -np.inf).max(axis=-1)
+        rows = (visible_top < -1e12) & (hidden_top > 1e12)
+        if rows.any():
+            found[path.name] = int(rows.sum())
+    assert found, f"{slug}: no stored test has a row seeing only scores below -1e12 and hiding one above 1e12"
+
+
+def test_the_mask_scores_are_computed_as_the_reference_does():
+    """The independent scores above, checked on the samples: softmax over the visible ones, then the
+    values and the output projection, gives the stored output."""
+    for slug in ("causal", "masked"):
+        problem = load(slug)
+        inputs = read_json(problem.tests_dir / "001-sample.json")["input"]
+        S, hidden = scores_and_hidden(problem, inputs)
+        S = np.where(hidden, -np.inf, S)
+        weights = np.exp(S - S.max(axis=-1, keepdims=True))
+        weights /= weights.sum(axis=-1, keepdims=True)
+        a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+        values = a["X" if slug == "causal" else "v"] @ a["W_V"] + a["b_V"]
+        d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+        V = np.moveaxis(values.reshape(*values.shape[:-1], -1, d_k), -2, -3)
+        H = np.moveaxis(weights @ V, -3, -2)
+        out = H.reshape(*H.shape[:-2], -1) @ a["W_O"] + a["b_O"]
+        assert np.allclose(out, read_json(problem.tests_dir / "001-sample.json")["expected"], rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize(("problem", "path", "data"), stored("ties", ATTENTION))
 def test_ties_repeat_rows_of_X(problem, path, data):
     rows = [tuple(r) for r in data["input"]["X"]]
