@@ -23,7 +23,7 @@ from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.draw import draw_input
 from testcases.expose import EXPOSE_MIN_TOLERANCES
 from testcases.expose import separation
-from testcases.recipes import CATEGORIES, categories, load_recipes, parse_recipe
+from testcases.recipes import CATEGORIES, Variant, categories, load_recipes, load_variants, parse_recipe
 from testcases.render import LANGUAGES, blocks_for, read_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -286,6 +286,51 @@ def test_the_mask_scores_are_computed_as_the_reference_does():
         H = np.moveaxis(weights @ V, -3, -2)
         out = H.reshape(*H.shape[:-2], -1) @ a["W_O"] + a["b_O"]
         assert np.allclose(out, read_json(problem.tests_dir / "001-sample.json")["expected"], rtol=1e-12, atol=1e-12)
+
+
+FLOAT32 = [p for p in PROBLEMS if p.slug in {"gqa", "mha", "mqa", "causal", "masked", "mla", "gqa_decode"}]
+
+
+@pytest.mark.parametrize("problem", FLOAT32, ids=lambda p: p.slug)
+def test_a_stored_test_rejects_float32(problem):
+    """Each attention package bundles wrong_answer/float32*.py, and a stored test's recipe exposes
+    the reference computing in float32: the stored test lands 1000 tolerances away or more."""
+    assert sorted((ROOT / "solutions" / problem.slug / "wrong_answer").glob("float32*.py")), problem.slug
+    exposing = [(recipe, variant) for recipe in load_recipes(problem) for variant in recipe.expose
+                if variant.dtype == "float32" and not variant.multiply]
+    assert exposing, f"{problem.slug}: no recipe exposes a float32 variant"
+    for recipe, variant in exposing:
+        data = read_json(problem.tests_dir / recipe.file_name)
+        assert separation(problem, data["input"], np.asarray(data["expected"]), variant) >= EXPOSE_MIN_TOLERANCES
+
+
+@pytest.mark.parametrize("problem", UNMASKED, ids=lambda p: p.slug)
+def test_the_float32_test_has_soft_rows_with_large_scores(problem):
+    """float32 shows in the softmax only where scores are large and rows soft: the test that exposes it
+    has scores of 1e3 and more in magnitude (5e3 here) and no key taking most of a row's weight."""
+    recipe = next(r for r in load_recipes(problem) if any(v.dtype == "float32" for v in r.expose))
+    inputs = read_json(problem.tests_dir / recipe.file_name)["input"]
+    d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    Q, K = (a["X"] @ a[f"W_{n}"] + a[f"b_{n}"] for n in "QK")
+    h_q, h_k = Q.shape[1] // d_k, K.shape[1] // d_k
+    S = np.stack([Q[:, i * d_k:(i + 1) * d_k] @ K[:, (i // (h_q // h_k)) * d_k:(i // (h_q // h_k) + 1) * d_k].T
+                  for i in range(h_q)]) / math.sqrt(d_k)
+    weights = np.exp(S - S.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    assert np.median(np.abs(S)) > 1e3
+    assert np.median(weights.max(axis=-1)) < 0.5
+
+
+def test_a_dtype_variant_reruns_the_reference_in_that_dtype():
+    """Small integers are exact in float32 (the sample barely moves); the float32 test moves far."""
+    gqa = load("gqa")
+    variant = load_variants(gqa)["float32"]
+    assert variant == Variant("float32", (), dtype="float32")
+    sample = read_json(gqa.tests_dir / "001-sample.json")
+    assert separation(gqa, sample["input"], np.asarray(sample["expected"]), variant) < 1
+    half = Variant("half", (), dtype="float16")
+    assert separation(gqa, sample["input"], np.asarray(sample["expected"]), half) > 1
 
 
 @pytest.mark.parametrize(("problem", "path", "data"), stored("ties", ATTENTION))
