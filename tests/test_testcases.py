@@ -525,27 +525,33 @@ def test_seeds_depend_on_the_recipe_not_its_position(tmp_path):
     assert (tmp_path / "out2" / "gqa" / "tests" / "002-edge.json").read_bytes() == alone
 
 
+# gqa's recipes: the [[test]] table a new one would be, and the id it takes (both follow the file).
+GQA_TABLE = len(load_recipes(load("gqa"))) + 1
+GQA_NEXT = max(r.number for r in load_recipes(load("gqa"))) + 1
+
+
 def test_adding_a_test_renames_no_other(tmp_path):
     """A new [[test]] gets the next id and every stored file keeps its name and bytes."""
     gqa = load("gqa")
     folder = tmp_path / "gqa"
     shutil.copytree(gqa.root, folder)
     recipes = folder / "recipes.toml"
-    recipes.write_text(recipes.read_text() + '\n[[test]]\nid = 25\ncategory = "edge"\nnote = "new"\n'
+    recipes.write_text(recipes.read_text() + f'\n[[test]]\nid = {GQA_NEXT}\ncategory = "edge"\nnote = "new"\n'
                        'sizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n')
     run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     fresh = tmp_path / "out" / "gqa" / "tests"
-    assert sorted(p.name for p in fresh.glob("*.json")) == sorted([p.name for p in gqa.test_files()] + ["025-edge.json"])
+    assert sorted(p.name for p in fresh.glob("*.json")) == sorted([p.name for p in gqa.test_files()]
+                                                                  + [f"{GQA_NEXT:03d}-edge.json"])
     for stored in gqa.test_files():
         assert (fresh / stored.name).read_bytes() == stored.read_bytes()
 
 
 @pytest.mark.parametrize(("extra", "message"), [
     ('[[test]]\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
-     "test 25: needs id = N, its stable file number (1 to 999; the next free one is 25), got None"),
+     f"test {GQA_TABLE}: needs id = N, its stable file number (1 to 999; the next free one is {GQA_NEXT}), got None"),
     ('[[test]]\nid = 7\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
-     "test 25: id 7 is already used by [[test]] table 7 (the next free one is 25)"),
+     f"test {GQA_TABLE}: id 7 is already used by [[test]] table 7 (the next free one is {GQA_NEXT})"),
 ])
 def test_a_test_without_its_own_id_is_refused(tmp_path, extra, message):
     folder = tmp_path / "gqa"
@@ -556,12 +562,13 @@ def test_a_test_without_its_own_id_is_refused(tmp_path, extra, message):
 
 
 def test_new_into_a_tests_folder_is_refused_with_the_supported_way(tmp_path):
-    target = ROOT / "problems" / "gqa" / "tests" / "025-soft.json"
+    name = f"{GQA_NEXT:03d}-soft.json"
+    target = ROOT / "problems" / "gqa" / "tests" / name
     run = cli("gqa", "--new", "category=soft", "T=4", "d_model=8", "h_q=4", "h_k=2", "--out", str(target))
     assert not target.exists()
-    assert (run.returncode, run.stderr) == (2, "error: problems/gqa/tests/025-soft.json: a problem's tests/ folder "
+    assert (run.returncode, run.stderr) == (2, f"error: problems/gqa/tests/{name}: a problem's tests/ folder "
                                                "holds only tests made "
-                                               "from its recipes.toml: add a [[test]] with id = 25 to "
+                                               f"from its recipes.toml: add a [[test]] with id = {GQA_NEXT} to "
                                                "problems/gqa/recipes.toml and run make testcases\n")
 
 
