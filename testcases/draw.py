@@ -3,6 +3,10 @@
 Arguments are drawn one after another in signature order, so the same recipe and seed always give
 the same input. Integers come out as Python ints and reals on a decimal grid as the shortest
 floats, which keeps the stored JSON small and readable; ranges come from problem.toml.
+
+An argument given as an outer product of sign vectors (the `outer` option, testcases/recipes.py)
+draws its vectors from the same generator when it is reached, the first argument to name a
+vector drawing it; recipes without that option make no extra draws, so their tests never change.
 """
 
 from __future__ import annotations
@@ -12,21 +16,25 @@ import math
 import numpy as np
 
 from problems import Arg, Problem
-from testcases.recipes import Recipe
+from testcases.recipes import Recipe, outer_axes, parse_outer
 
 
 def draw_input(problem: Problem, recipe: Recipe, rng: np.random.Generator) -> dict:
     """The input of one test, in signature order, as JSON-ready Python values."""
     dims = problem.dims(recipe.sizes)
     drawn: dict = {}
+    vectors: dict[str, np.ndarray] = {}  # the sign vectors of outer products, shared by the test's arguments
     for arg in problem.args:
         if not arg.is_array:
             drawn[arg.name] = dims[arg.size]
             continue
         shape = problem.shape_of(arg, dims)
         pool_rows = recipe.option("distinct_rows", arg.name)
+        outer = recipe.option("outer", arg.name)
         if arg.is_mask:
             values = _mask(arg, recipe.option("mask", arg.name), shape, rng)
+        elif outer is not None:
+            values = _outer(arg, recipe, outer, shape, vectors, rng)
         elif pool_rows is None:
             values = _values(arg, recipe, shape, rng)
         else:
@@ -63,25 +71,57 @@ def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.r
     return np.where(rows.reshape(shape), arg.mask_hidden, 1 - arg.mask_hidden)
 
 
-def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
-    """Uniform values on the argument's grid (integers, or multiples of 10**-decimals, or reals)."""
-    scale, limits = recipe.option("scale", arg.name), recipe.option("limits", arg.name)
-    decimals = recipe.option("decimals", arg.name)
+def sign_vector(name: str, length: int, rng: np.random.Generator) -> np.ndarray:
+    """A vector of +1 and -1: all ones for "+", split's +1 up to a drawn position in [1, length - 1]
+    and -1 from there (all ones at length 1), otherwise random signs."""
+    if name == "+":
+        return np.ones(length, dtype=np.int64)
+    if name == "split":
+        position = int(rng.integers(1, length)) if length > 1 else 1
+        return np.where(np.arange(length) < position, 1, -1)
+    return np.where(rng.random(length) < 0.5, -1, 1)
+
+
+def _outer(arg: Arg, recipe: Recipe, text: str, shape: tuple[int, ...], vectors: dict[str, np.ndarray],
+           rng: np.random.Generator) -> np.ndarray:
+    """An array row[i] * col[j] of signs (repeated over leading axes) at the ends of the argument's grid:
+    +1 the upper end, -1 the lower. The vectors a test names are drawn once and shared (recipes.py)."""
+    signs = []
+    for (sign, name), length in zip(parse_outer(text), outer_axes(shape)):
+        if name not in vectors:
+            vectors[name] = sign_vector(name, length, rng)
+        signs.append(sign * vectors[name])
+    product = signs[0] if len(signs) == 1 else np.outer(signs[0], signs[1])
+    (lo, hi), step = _grid(arg, recipe)
+    values = np.broadcast_to(np.where(product > 0, hi, lo), shape)
+    if step is not None and step != 1:
+        return values / step
+    return values
+
+
+def _grid(arg: Arg, recipe: Recipe) -> tuple[tuple, int | None]:
+    """The ends of the argument's (scaled) range and its grid step: integers (step 1), multiples of
+    10**-decimals (the ends as integer multiples of the step) or reals (step None, float ends)."""
+    scale, decimals = recipe.option("scale", arg.name), recipe.option("decimals", arg.name)
     lo, hi = arg.range[0] * scale, arg.range[1] * scale
     if recipe.option("values", arg.name) == "int":
         step = 1
     elif decimals is not None:
         step = 10**decimals
     else:
-        step = None
+        return (float(lo), float(hi)), None
+    # round() first: 1000 * 0.0015 * 1000 is 1500.0000000000002, whose ceiling is not 1500.
+    return (math.ceil(round(lo * step, 9)), math.floor(round(hi * step, 9))), step
+
+
+def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Uniform values on the argument's grid (integers, or multiples of 10**-decimals, or reals)."""
+    limits = recipe.option("limits", arg.name)
+    ends, step = _grid(arg, recipe)
     if step is None:
-        values = rng.uniform(lo, hi, shape)
-        ends = (float(lo), float(hi))
+        values = rng.uniform(ends[0], ends[1], shape)
     else:
-        # round() first: 1000 * 0.0015 * 1000 is 1500.0000000000002, whose ceiling is not 1500.
-        first, last = math.ceil(round(lo * step, 9)), math.floor(round(hi * step, 9))
-        values = rng.integers(first, last, shape, endpoint=True)
-        ends = (first, last)
+        values = rng.integers(ends[0], ends[1], shape, endpoint=True)
     if limits > 0:
         at_end = rng.random(shape) < limits
         values = np.where(at_end, np.where(rng.random(shape) < 0.5, ends[0], ends[1]), values)

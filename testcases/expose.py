@@ -1,9 +1,13 @@
 """Does a test tell a wrong computation from the right one?
 
-A variant (recipes.py) reproduces a mistake by scaling arguments: multiplying the query projection
-W_Q, b_Q by c multiplies every attention score by c, so c = sqrt(d_k) is a solution that forgot the
-1/sqrt(d_k) and c = sqrt(d_k / d_model) one that divided by sqrt(d_model). When softmax is one-hot,
-such scaling changes nothing visible; a soft test must move the output far beyond the tolerance.
+A variant (recipes.py) reproduces a mistake with the reference itself. Scaling arguments:
+multiplying the query projection W_Q, b_Q by c multiplies every attention score by c, so
+c = sqrt(d_k) is a solution that forgot the 1/sqrt(d_k) and c = sqrt(d_k / d_model) one that
+divided by sqrt(d_model). When softmax is one-hot, such scaling changes nothing visible; a soft
+test must move the output far beyond the tolerance. Another dtype: the reference computing in
+float32 is a solution that converted its inputs to float32; rounding at 6e-8 of a score's
+magnitude shows only where scores are large while the softmax stays soft, and a test meant to
+reject it must be such a test.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ def separation(problem: Problem, inputs: dict, expected: np.ndarray, variant: Va
     scaled = dict(inputs)
     for name in variant.multiply:
         scaled[name] = (np.asarray(inputs[name], dtype=np.float64) * factor).tolist()
-    wrong = oracle.run(problem, scaled)
+    wrong = oracle.run(problem, scaled, np.dtype(variant.dtype or "float64").type).astype(np.float64)
     if wrong.shape != expected.shape or not np.isfinite(wrong).all():
         return float("inf")
     return float((np.abs(wrong - expected) / tolerance(problem, expected)).max())

@@ -16,14 +16,30 @@ whose keys are argument groups (input, weight, bias) or argument names; a name b
 - mask = "padding"                for a mask argument (mask_hidden in problem.toml), the pattern drawn:
                                   random, padding, lookahead, none, or a list of them (their union);
                                   the other options do not apply to a mask
+- outer = {X = "split s"}         the array as a rank-one outer product of sign vectors, every element
+                                  at an end of its (scaled) range: value[..., i, j] = row[i] * col[j]
+                                  mapped to the upper end for +1 and the lower end for -1 (see below)
 - expose = ["no_scale", ...]      variants (see below) the test must tell from the right answer
+
+Outer products (`outer`) build arrays whose products a test controls exactly, such as scores far
+beyond what random values reach (visible scores of -1e12 with hidden ones of +1e12). The text is
+"ROW COL" for an array of 2 or more axes (the row vector runs along the second-to-last axis, the
+column vector along the last, and every leading index repeats the same matrix) and "COL" for a
+1-D array. A vector is a name (lower case: s, r, q2), drawn once per test as random +-1 entries
+from the test's seeded generator and shared by every argument of the test that names it (so
+X = "split s", W_Q = "s r" multiply s by itself); "+" is all ones, "split" is +1 up to a drawn
+position (1 to its length - 1) and -1 after it, and a leading "-" negates any of them ("s -r").
+A name has one length in a test. `scale`, `values` and `decimals` still set the two ends; the
+other value options do not apply to such an argument, and distinct_rows is refused with it.
 
 Categories: every problem has the six of CATEGORIES; recipes.toml may declare more in a top-level
 [categories] table (name = "what its tests are for"), each of which some test must use.
 
-A variant is a wrong computation that can be reproduced by scaling arguments of the right one:
+A variant is a wrong computation that can be reproduced with the reference itself:
 [variants.<name>] multiply = [args], by_sqrt = "<size expr>", over_sqrt = "<size expr>" re-runs
-the reference with those arguments multiplied by sqrt(by_sqrt) / sqrt(over_sqrt).
+the reference with those arguments multiplied by sqrt(by_sqrt) / sqrt(over_sqrt), and
+dtype = "float32" (or "float16") re-runs it computing in that dtype instead of float64 (the
+reference converts everything with its `dtype` attribute); a variant may have both.
 """
 
 from __future__ import annotations
@@ -43,22 +59,25 @@ from problems.expr import ExprError, evaluate, names
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
 TEST_KEYS = {"id", "category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
-             "distinct_rows", "mask", "expose"}
+             "distinct_rows", "mask", "outer", "expose"}
 MASK_PATTERNS = ("random", "padding", "lookahead", "none")
+VARIANT_DTYPES = ("float16", "float32")  # what a variant may compute in: less precise than the judge's float64
+OUTER_TOKEN = re.compile(r"^(-?)(\+|[a-z][a-z0-9_]*)$")  # a sign vector: +, -, name, -name (split included)
 CATEGORY_NAME = re.compile(r"^[a-z]+$")
 MAX_ID = 999  # file names are NNN-<category>.json
 OPTION_DEFAULTS: dict[str, Any] = {"values": "real", "scale": 1.0, "limits": 0.0, "decimals": None,
-                                   "distinct_rows": None, "mask": "random"}
+                                   "distinct_rows": None, "mask": "random", "outer": None}
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A wrong computation reproduced by scaling some arguments of the reference."""
+    """A wrong computation reproduced by the reference: some arguments scaled, or another dtype, or both."""
 
     name: str
     multiply: tuple[str, ...]
     by_sqrt: str = "1"
     over_sqrt: str = "1"
+    dtype: str | None = None  # one of VARIANT_DTYPES: the reference re-run computing in it
 
     def factor(self, dims: dict[str, int]) -> float:
         return math.sqrt(evaluate(self.by_sqrt, dims) / evaluate(self.over_sqrt, dims))
@@ -188,11 +207,15 @@ def _variants(problem: Problem, raw: dict, where: str) -> dict[str, Variant]:
     out = {}
     for name, spec in raw.items():
         here = f"{where}: variants.{name}"
-        if not isinstance(spec, dict) or not set(spec) <= {"multiply", "by_sqrt", "over_sqrt"}:
-            raise ProblemError(f"{here}: a variant has keys multiply, by_sqrt, over_sqrt")
+        if not isinstance(spec, dict) or not set(spec) <= {"multiply", "by_sqrt", "over_sqrt", "dtype"}:
+            raise ProblemError(f"{here}: a variant has keys multiply, by_sqrt, over_sqrt, dtype")
+        dtype = spec.get("dtype")
+        if dtype is not None and dtype not in VARIANT_DTYPES:
+            raise ProblemError(f"{here}: dtype must be one of {', '.join(VARIANT_DTYPES)}, got {dtype!r}")
         multiply = spec.get("multiply", [])
-        bad = [a for a in multiply if a not in problem.arg_names]
-        if not multiply or bad:
+        bad = [a for a in multiply if not isinstance(a, str) or a not in problem.arg_names] \
+            if isinstance(multiply, list) else [multiply]
+        if (not multiply and dtype is None) or bad:
             raise ProblemError(f"{here}: multiply must list arguments of {problem.method}, got {multiply}")
         for key in ("by_sqrt", "over_sqrt"):
             try:
@@ -201,7 +224,8 @@ def _variants(problem: Problem, raw: dict, where: str) -> dict[str, Variant]:
                 raise ProblemError(f"{here}: {key}: {exc}") from None
             if missing:
                 raise ProblemError(f"{here}: {key}: unknown size '{sorted(missing)[0]}'")
-        out[name] = Variant(name, tuple(multiply), str(spec.get("by_sqrt", "1")), str(spec.get("over_sqrt", "1")))
+        out[name] = Variant(name, tuple(multiply), str(spec.get("by_sqrt", "1")), str(spec.get("over_sqrt", "1")),
+                            dtype)
     return out
 
 
@@ -270,12 +294,21 @@ def _per_arg(problem: Problem, value: Any, option: str, where: str) -> dict[str,
 
 def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: dict[str, int], where: str) -> None:
     dims = problem.dims(sizes)
+    lengths: dict[str, tuple[int, str]] = {}  # a sign vector's length, and the argument that first set it
     for arg in (a for a in problem.args if a.is_array):
         kind, scale, limits = options["values"][arg.name], options["scale"][arg.name], options["limits"][arg.name]
         decimals, rows = options["decimals"][arg.name], options["distinct_rows"][arg.name]
+        outer = options["outer"][arg.name]
         if arg.is_mask:
+            if outer is not None:
+                raise ProblemError(f"{where}: outer for {arg.name}: a mask is drawn from its mask patterns, not from "
+                                   "sign vectors")
             _check_mask(arg, options["mask"][arg.name], where)
             continue
+        if outer is not None:
+            _check_outer(arg, outer, problem.shape_of(arg, dims), lengths, where)
+            if rows is not None:
+                raise ProblemError(f"{where}: outer for {arg.name}: distinct_rows does not apply to an outer product")
         if kind not in VALUE_KINDS:
             raise ProblemError(f"{where}: values for {arg.name} must be one of {', '.join(VALUE_KINDS)}, got {kind!r}")
         if type(scale) not in (int, float) or not 0 < scale <= 1:
@@ -294,6 +327,43 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
                                    f"got {rows!r}")
         if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
             raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
+
+
+def parse_outer(text: Any) -> list[tuple[int, str]] | None:
+    """The sign vectors of an `outer` option as (sign, name) pairs, row first; None when malformed.
+
+    A name is "+" for all ones, "split" for the split vector, or a named random vector.
+    """
+    if not isinstance(text, str):
+        return None
+    vectors = []
+    for token in text.split():
+        match = OUTER_TOKEN.match(token)
+        if match is None:
+            return None
+        vectors.append((-1 if match[1] else 1, match[2]))
+    return vectors
+
+
+def outer_axes(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The lengths an outer product's vectors run along: (rows, columns), or (columns,) for 1-D."""
+    return tuple(shape[-2:])
+
+
+def _check_outer(arg, text: Any, shape: tuple[int, ...], lengths: dict[str, tuple[int, str]], where: str) -> None:
+    vectors = parse_outer(text)
+    axes = outer_axes(shape)
+    wanted = '"COL" (one sign vector for a 1-D array)' if len(axes) == 1 else '"ROW COL" (two sign vectors)'
+    if vectors is None or len(vectors) != len(axes):
+        raise ProblemError(f"{where}: outer for {arg.name} must be {wanted}, each +, split or a lower-case name, "
+                           f"optionally negated with -, got {text!r}")
+    for (_, name), length in zip(vectors, axes):
+        if name == "+":
+            continue
+        first = lengths.setdefault(name, (length, arg.name))
+        if first[0] != length:
+            raise ProblemError(f"{where}: outer for {arg.name}: vector '{name}' has length {length} here but "
+                               f"{first[0]} in {first[1]} (a vector has one length in a test)")
 
 
 def _check_mask(arg, patterns: Any, where: str) -> None:

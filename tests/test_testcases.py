@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from problems import all_problems, load
+from problems import ProblemError, all_problems, load
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.draw import draw_input
 from testcases.expose import EXPOSE_MIN_TOLERANCES
 from testcases.expose import separation
-from testcases.recipes import CATEGORIES, categories, load_recipes
+from testcases.recipes import CATEGORIES, Variant, categories, load_recipes, load_variants, parse_recipe
 from testcases.render import LANGUAGES, blocks_for, read_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -231,6 +232,107 @@ def test_extreme_tests_reach_both_ends_as_integers_and_reals(problem):
             assert min(values) == arg.range[0] and max(values) == arg.range[1], (arg.name, kind)
 
 
+def scores_and_hidden(problem, inputs: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Every head's scaled scores, batch items and heads first, and which keys the mask hides:
+    causal hides u > t, masked the keys its mask argument marks 1."""
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    queries, keys = ("X", "X") if problem.slug == "causal" else ("q", "k")
+    d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+
+    def heads(x, name):  # (..., T, d_model) -> (..., h, T, d_k)
+        M = x @ a[f"W_{name}"] + a[f"b_{name}"]
+        return np.moveaxis(M.reshape(*M.shape[:-1], -1, d_k), -2, -3)
+
+    S = heads(a[queries], "Q") @ np.swapaxes(heads(a[keys], "K"), -1, -2) / math.sqrt(d_k)
+    if problem.slug == "causal":
+        hidden = np.triu(np.ones(S.shape[-2:], dtype=bool), k=1)
+    else:
+        hidden = (a["mask"] == 1)[:, None]
+    return S, np.broadcast_to(hidden, S.shape)
+
+
+@pytest.mark.parametrize("slug", ["causal", "masked"])
+def test_a_stored_test_defeats_every_finite_mask_constant(slug):
+    """GPT-2 puts -1e10 in place of the hidden scores, many add -1e9: any finite constant fails
+    somewhere in the allowed range. A stored test has a row whose visible scores all lie below
+    -1e12 while a hidden one lies above +1e12, so adding any C with |C| <= 1e12 to the hidden scores,
+    or putting C in their place, leaves a hidden key on top."""
+    problem = load(slug)
+    found = {}
+    for path in problem.test_files():
+        S, hidden = scores_and_hidden(problem, read_json(path)["input"])
+        visible_top = np.where(hidden, -np.inf, S).max(axis=-1)
+        hidden_top = np.where(hidden, S, -np.inf).max(axis=-1)
+        rows = (visible_top < -1e12) & (hidden_top > 1e12)
+        if rows.any():
+            found[path.name] = int(rows.sum())
+    assert found, f"{slug}: no stored test has a row seeing only scores below -1e12 and hiding one above 1e12"
+
+
+def test_the_mask_scores_are_computed_as_the_reference_does():
+    """The independent scores above, checked on the samples: softmax over the visible ones, then the
+    values and the output projection, gives the stored output."""
+    for slug in ("causal", "masked"):
+        problem = load(slug)
+        inputs = read_json(problem.tests_dir / "001-sample.json")["input"]
+        S, hidden = scores_and_hidden(problem, inputs)
+        S = np.where(hidden, -np.inf, S)
+        weights = np.exp(S - S.max(axis=-1, keepdims=True))
+        weights /= weights.sum(axis=-1, keepdims=True)
+        a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+        values = a["X" if slug == "causal" else "v"] @ a["W_V"] + a["b_V"]
+        d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+        V = np.moveaxis(values.reshape(*values.shape[:-1], -1, d_k), -2, -3)
+        H = np.moveaxis(weights @ V, -3, -2)
+        out = H.reshape(*H.shape[:-2], -1) @ a["W_O"] + a["b_O"]
+        assert np.allclose(out, read_json(problem.tests_dir / "001-sample.json")["expected"], rtol=1e-12, atol=1e-12)
+
+
+FLOAT32 = [p for p in PROBLEMS if p.slug in {"gqa", "mha", "mqa", "causal", "masked", "mla", "gqa_decode"}]
+
+
+@pytest.mark.parametrize("problem", FLOAT32, ids=lambda p: p.slug)
+def test_a_stored_test_rejects_float32(problem):
+    """Each attention package bundles wrong_answer/float32*.py, and a stored test's recipe exposes
+    the reference computing in float32: the stored test lands 1000 tolerances away or more."""
+    assert sorted((ROOT / "solutions" / problem.slug / "wrong_answer").glob("float32*.py")), problem.slug
+    exposing = [(recipe, variant) for recipe in load_recipes(problem) for variant in recipe.expose
+                if variant.dtype == "float32" and not variant.multiply]
+    assert exposing, f"{problem.slug}: no recipe exposes a float32 variant"
+    for recipe, variant in exposing:
+        data = read_json(problem.tests_dir / recipe.file_name)
+        assert separation(problem, data["input"], np.asarray(data["expected"]), variant) >= EXPOSE_MIN_TOLERANCES
+
+
+@pytest.mark.parametrize("problem", UNMASKED, ids=lambda p: p.slug)
+def test_the_float32_test_has_soft_rows_with_large_scores(problem):
+    """float32 shows in the softmax only where scores are large and rows soft: the test that exposes it
+    has scores of 1e3 and more in magnitude (5e3 here) and no key taking most of a row's weight."""
+    recipe = next(r for r in load_recipes(problem) if any(v.dtype == "float32" for v in r.expose))
+    inputs = read_json(problem.tests_dir / recipe.file_name)["input"]
+    d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
+    a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
+    Q, K = (a["X"] @ a[f"W_{n}"] + a[f"b_{n}"] for n in "QK")
+    h_q, h_k = Q.shape[1] // d_k, K.shape[1] // d_k
+    S = np.stack([Q[:, i * d_k:(i + 1) * d_k] @ K[:, (i // (h_q // h_k)) * d_k:(i // (h_q // h_k) + 1) * d_k].T
+                  for i in range(h_q)]) / math.sqrt(d_k)
+    weights = np.exp(S - S.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    assert np.median(np.abs(S)) > 1e3
+    assert np.median(weights.max(axis=-1)) < 0.5
+
+
+def test_a_dtype_variant_reruns_the_reference_in_that_dtype():
+    """Small integers are exact in float32 (the sample barely moves); the float32 test moves far."""
+    gqa = load("gqa")
+    variant = load_variants(gqa)["float32"]
+    assert variant == Variant("float32", (), dtype="float32")
+    sample = read_json(gqa.tests_dir / "001-sample.json")
+    assert separation(gqa, sample["input"], np.asarray(sample["expected"]), variant) < 1
+    half = Variant("half", (), dtype="float16")
+    assert separation(gqa, sample["input"], np.asarray(sample["expected"]), half) > 1
+
+
 @pytest.mark.parametrize(("problem", "path", "data"), stored("ties", ATTENTION))
 def test_ties_repeat_rows_of_X(problem, path, data):
     rows = [tuple(r) for r in data["input"]["X"]]
@@ -276,7 +378,7 @@ def test_new_writes_out_file(tmp_path):
      "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
     (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
      "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, id, input, limits, mask, "
-     "note, scale, sizes, values)"),
+     "note, outer, scale, sizes, values)"),
     (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
      None),  # too small to expose anything: refused after every attempt
     ([], "error: command line: say what to do: all, validate, or a problem (see python -m testcases --help)"),
@@ -305,6 +407,9 @@ def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
     return folder
 
 
+EDGE = '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n'
+
+
 @pytest.mark.parametrize(("recipes", "rule"), [
     ('[[test]]\ncategory = "edge"\nsizes = {T = 600, d_model = 8, h_q = 4, h_k = 2}\n',
      "test 1: T = 600 is outside [1, 512]"),
@@ -324,6 +429,20 @@ def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
     ('[[test]]\ncategory = "sample"\n[test.input]\nX = [[2000]]\nW_Q = [[1]]\nb_Q = [0]\nW_K = [[1]]\nb_K = [0]\n'
      'W_V = [[1]]\nb_V = [0]\nh_q = 1\nh_k = 1\nW_O = [[1]]\nb_O = [0]\n',
      "test 1: input: X: d_model = 1 is outside [2, 256]"),
+    (f'{EDGE}outer = {{X = "s"}}\n',
+     "test 1: outer for X must be \"ROW COL\" (two sign vectors), each +, split or a lower-case name, optionally "
+     "negated with -, got 's'"),
+    (f'{EDGE}outer = {{b_K = "S"}}\n',
+     "test 1: outer for b_K must be \"COL\" (one sign vector for a 1-D array), each +, split or a lower-case name, "
+     "optionally negated with -, got 'S'"),
+    (f'{EDGE}outer = {{X = "s r", W_K = "s -r"}}\n',
+     "test 1: outer for W_K: vector 's' has length 8 here but 2 in X (a vector has one length in a test)"),
+    (f'{EDGE}outer = {{X = "split s"}}\ndistinct_rows = {{X = 1}}\n',
+     "test 1: outer for X: distinct_rows does not apply to an outer product"),
+    (f'[variants.half]\ndtype = "float8"\n{EDGE}',
+     "variants.half: dtype must be one of float16, float32, got 'float8'"),
+    (f'[variants.half]\nby_sqrt = "d_k"\n{EDGE}',
+     "variants.half: multiply must list arguments of grouped_query_attention, got []"),
 ])
 def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     folder = package(tmp_path / "pkg", recipes)
@@ -331,6 +450,50 @@ def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     where = f"{folder / 'recipes.toml'}"
     assert (run.returncode, run.stderr) == (2, f"error: {where}: {rule}\n")
     assert not (tmp_path / "out").exists()
+
+
+def outer_recipe(problem, sizes: dict, **options):
+    return parse_recipe(problem, {"category": "extreme", "sizes": sizes, **options}, "test 9", {})
+
+
+def test_outer_products_share_their_sign_vectors():
+    """X = "split s", W_Q = "s r", W_K = "s -r", b_K = "-r": every element at an end of its range,
+    the same s and r in every argument, split's +1 then -1, the rest drawn as usual; a seed gives
+    the same arrays again."""
+    causal = load("causal")
+    recipe = outer_recipe(causal, {"T": 7, "d_model": 8, "num_heads": 2}, values="int",
+                          outer={"X": "split s", "W_Q": "s r", "W_K": "s -r", "b_K": "-r"})
+    drawn = draw_input(causal, recipe, np.random.default_rng(5))
+    assert draw_input(causal, recipe, np.random.default_rng(5)) == drawn
+    assert draw_input(causal, recipe, np.random.default_rng(6)) != drawn
+    X, W_Q, W_K, b_K = (np.asarray(drawn[name]) for name in ("X", "W_Q", "W_K", "b_K"))
+    assert (X.shape, W_Q.shape, W_K.shape, b_K.shape) == ((7, 8), (8, 8), (8, 8), (8,))
+    assert all(type(v) is int for v in np.ravel(drawn["X"]).tolist())
+    s, sigma = np.sign(X[0]), np.sign(X[:, 0]) * np.sign(X[0, 0])
+    split = int((sigma > 0).sum())
+    assert 1 <= split < 7 and (sigma[:split] == 1).all() and (sigma[split:] == -1).all()
+    assert (X == 1000 * np.outer(sigma, s)).all()
+    r = np.sign(W_Q[0]) * s[0]
+    assert (W_Q == 10 * np.outer(s, r)).all() and (W_K == -W_Q).all() and (b_K == -5 * r).all()
+    assert len(set(np.ravel(drawn["W_V"]).tolist())) > 2  # not named: drawn as usual
+
+
+def test_outer_products_repeat_over_leading_axes_at_the_ends_of_the_scaled_grid():
+    """A 3-D array repeats its (row, column) matrix for every batch item; scale and decimals set the
+    ends; "+" is all ones; an outer product cannot be a mask."""
+    masked = load("masked")
+    sizes = {"B": 3, "T_q": 4, "T_k": 5, "d_model": 6, "num_heads": 2}
+    recipe = outer_recipe(masked, sizes, scale={"input": 0.00123}, decimals=3,
+                          outer={"q": "+ s", "k": "split -s"})
+    drawn = draw_input(masked, recipe, np.random.default_rng(0))
+    q, k = np.asarray(drawn["q"]), np.asarray(drawn["k"])
+    assert q.shape == (3, 4, 6) and k.shape == (3, 5, 6)
+    assert set(np.abs(q).ravel().tolist()) == {1.23}
+    assert (q == q[0, 0]).all()  # every row of every item: 1.23 * s
+    sigma = np.sign(k[0, :, 0]) * -np.sign(q[0, 0, 0])
+    assert (k == -np.outer(sigma, q[0, 0])).all() and sigma[0] == 1 and sigma[-1] == -1
+    with pytest.raises(ProblemError, match="^test 9: outer for mask: a mask is drawn from its mask patterns"):
+        outer_recipe(masked, sizes, outer={"mask": "s r"})
 
 
 @pytest.mark.parametrize(("body", "reason"), [
@@ -362,27 +525,33 @@ def test_seeds_depend_on_the_recipe_not_its_position(tmp_path):
     assert (tmp_path / "out2" / "gqa" / "tests" / "002-edge.json").read_bytes() == alone
 
 
+# gqa's recipes: the [[test]] table a new one would be, and the id it takes (both follow the file).
+GQA_TABLE = len(load_recipes(load("gqa"))) + 1
+GQA_NEXT = max(r.number for r in load_recipes(load("gqa"))) + 1
+
+
 def test_adding_a_test_renames_no_other(tmp_path):
     """A new [[test]] gets the next id and every stored file keeps its name and bytes."""
     gqa = load("gqa")
     folder = tmp_path / "gqa"
     shutil.copytree(gqa.root, folder)
     recipes = folder / "recipes.toml"
-    recipes.write_text(recipes.read_text() + '\n[[test]]\nid = 25\ncategory = "edge"\nnote = "new"\n'
+    recipes.write_text(recipes.read_text() + f'\n[[test]]\nid = {GQA_NEXT}\ncategory = "edge"\nnote = "new"\n'
                        'sizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n')
     run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     fresh = tmp_path / "out" / "gqa" / "tests"
-    assert sorted(p.name for p in fresh.glob("*.json")) == sorted([p.name for p in gqa.test_files()] + ["025-edge.json"])
+    assert sorted(p.name for p in fresh.glob("*.json")) == sorted([p.name for p in gqa.test_files()]
+                                                                  + [f"{GQA_NEXT:03d}-edge.json"])
     for stored in gqa.test_files():
         assert (fresh / stored.name).read_bytes() == stored.read_bytes()
 
 
 @pytest.mark.parametrize(("extra", "message"), [
     ('[[test]]\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
-     "test 25: needs id = N, its stable file number (1 to 999; the next free one is 25), got None"),
+     f"test {GQA_TABLE}: needs id = N, its stable file number (1 to 999; the next free one is {GQA_NEXT}), got None"),
     ('[[test]]\nid = 7\ncategory = "edge"\nsizes = {T = 3, d_model = 4, h_q = 2, h_k = 1}\n',
-     "test 25: id 7 is already used by [[test]] table 7 (the next free one is 25)"),
+     f"test {GQA_TABLE}: id 7 is already used by [[test]] table 7 (the next free one is {GQA_NEXT})"),
 ])
 def test_a_test_without_its_own_id_is_refused(tmp_path, extra, message):
     folder = tmp_path / "gqa"
@@ -393,12 +562,13 @@ def test_a_test_without_its_own_id_is_refused(tmp_path, extra, message):
 
 
 def test_new_into_a_tests_folder_is_refused_with_the_supported_way(tmp_path):
-    target = ROOT / "problems" / "gqa" / "tests" / "025-soft.json"
+    name = f"{GQA_NEXT:03d}-soft.json"
+    target = ROOT / "problems" / "gqa" / "tests" / name
     run = cli("gqa", "--new", "category=soft", "T=4", "d_model=8", "h_q=4", "h_k=2", "--out", str(target))
     assert not target.exists()
-    assert (run.returncode, run.stderr) == (2, "error: problems/gqa/tests/025-soft.json: a problem's tests/ folder "
+    assert (run.returncode, run.stderr) == (2, f"error: problems/gqa/tests/{name}: a problem's tests/ folder "
                                                "holds only tests made "
-                                               "from its recipes.toml: add a [[test]] with id = 25 to "
+                                               f"from its recipes.toml: add a [[test]] with id = {GQA_NEXT} to "
                                                "problems/gqa/recipes.toml and run make testcases\n")
 
 

@@ -40,8 +40,8 @@ def copy(tmp_path: Path) -> Path:
         shutil.copy(MQA / name, package / name)
     tests = [p for p in sorted((MQA / "tests").glob("*.json")) if not p.stem.endswith("-large")]
     assert tests, "mqa has no stored tests (run make testcases)"
-    for path in tests:  # the large ones are last, so the numbering stays without gaps
-        shutil.copy(path, package / "tests" / path.name)
+    for number, path in enumerate(tests, 1):  # renumbered where a large one is left out: no gaps
+        shutil.copy(path, package / "tests" / f"{number:03d}-{path.stem.split('-', 1)[1]}.json")
     for folder, names in COPIED.items():
         (tmp_path / "solutions" / "mqa" / folder).mkdir(parents=True)
         for name in names:
