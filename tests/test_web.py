@@ -193,6 +193,9 @@ def test_a_long_judging_can_be_cancelled_and_leaves_nothing_running(client, prac
     cancelled = client.post(f"/api/jobs/{job}/cancel", headers=client.changes)
     assert cancelled.status_code == 200
     assert events(client, job)[-1]["event"] == "cancelled"
+    deadline = time.monotonic() + 30  # a judge past the grace is killed: its sandbox goes with it, a moment later
+    while sandbox_processes(practice / "gqa_decode.py") and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not sandbox_processes(practice / "gqa_decode.py")
 
 
