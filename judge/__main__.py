@@ -11,10 +11,10 @@ import sys
 # 0.09 s import), taken from the sandbox working on the other core at that moment.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from coach import COMMANDS  # noqa: E402
-
 
 def _entry() -> int:
+    from coach import COMMANDS
+
     if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
         from coach.cli import main as practise
 
@@ -75,6 +75,9 @@ def _record(report, path):
 
 try:
     sys.exit(_entry())
+except KeyboardInterrupt:  # before the command took over its own Ctrl-C (which says the same)
+    print("interrupted", file=sys.stderr)
+    os._exit(130)
 except BrokenPipeError:  # `| head` closed the pipe: stop quietly, as other command-line tools do
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     sys.exit(1)
