@@ -20,11 +20,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test,web]'
 	touch $(STAMP)
 
-# The project's own modules compiled ahead (65 ms when nothing changed): where
-# PYTHONDONTWRITEBYTECODE is set (CI, many containers) every `python -m judge` would otherwise
-# compile them again, ~30 ms of each verdict before the sandbox can even be launched.
+# The project's own modules compiled ahead (where PYTHONDONTWRITEBYTECODE is set, every run would
+# compile them again); the fork server's with hash-checked bytecode, valid for the copies of its
+# files inside the sandbox, whatever their time stamps.
 compiled: $(STAMP)
-	@$(PY) -m compileall -q judge problems coach testcases web >/dev/null
+	@$(PY) -m compileall -q judge sandbox grading problems coach testcases web >/dev/null
+	@$(PY) -m compileall -q --invalidation-mode checked-hash sandbox/inside >/dev/null
 
 ## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;
 ## with no SOL, every bundled submission.

@@ -53,7 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judge.partcache import forget  # noqa: E402
+from grading.partcache import forget  # noqa: E402
 from problems import Problem, all_problems, load  # noqa: E402
 
 # One judging against one floor swings by 0.7-1.4x here (both cores shared); a median of 5 rounds
@@ -122,7 +122,7 @@ else:
 """
 
 
-# What the fork server sets for every run (judge/inside/server.py), set here before numpy loads.
+# What the fork server sets for every run (sandbox/inside/server.py), set here before numpy loads.
 SANDBOX_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "NUMEXPR_NUM_THREADS": "1", "NUMPY_MADVISE_HUGEPAGE": "0"}
 INSIDE_OUTSIDE = ROOT / "bench" / "inside_outside"  # the programs, and outside.py that drives one
@@ -266,7 +266,7 @@ def main() -> int:
               f"  {'yes' if judge <= 1.3 * floor else 'no':<6}  {cold:>6.2f}s {cold / floor:>6.2f}")
     print(f"\nmedian of {ROUNDS} alternating rounds; bound = 1.3 x floor + 0.5 s (issue 3, the exit status); "
           "<=1.3x: issue 8's goal with no constant slack. judge: with the tests kept as the wire's bytes "
-          "beside their JSON, as after any first judging (judge/partcache.py); cold: the first judging after "
+          "beside their JSON, as after any first judging (grading/partcache.py); cold: the first judging after "
           "the tests were made, which parses their JSON as the floor does. An interactive problem's floor (marked *) runs the "
           "reference in a second process fed one row per step over pipes, as no judge that keeps future "
           "rows away can do with less")

@@ -15,11 +15,11 @@ from coach.record import record_report
 from coach.run import run_file, side_by_side
 from coach.stress import stress
 from coach.starter import write_starter
-from judge import report as render
-from judge.bundled import bundled
-from judge.judging import Report, judge_file
-from judge.outcome import MachineBusy
-from judge.sandbox import SandboxUnavailable
+from grading import report as render
+from problems.bundled import bundled
+from grading.session import judge_file
+from sandbox.errors import MachineBusy
+from sandbox.errors import SandboxUnavailable
 from problems import ProblemError, all_problems, load
 from problems.package import shown
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from judge.bundled import SOLUTIONS
-from judge.checker import compare
-from judge.judging import Report, judge_file
+from problems.bundled import SOLUTIONS
+from grading.checker import compare
+from grading.session import Report, judge_file
 from problems import Problem, TestCase, read_test
 from problems.package import read_toml
 

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from coach.home import judge_home
-from judge.judging import Report
+from grading.session import Report
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS judgings (

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from coach import history
 from coach.speed import speed
-from judge.judging import Report
-from judge.outcome import MachineBusy
-from judge.sandbox import SandboxUnavailable
+from grading.session import Report
+from sandbox.errors import MachineBusy
+from sandbox.errors import SandboxUnavailable
 from problems import ProblemError
 
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from coach.home import judge_home
-from judge.fingerprint import sha256
-from judge.judging import Report, judge_file
-from judge.outcome import MachineBusy
-from judge.sandbox import SandboxError
+from hashlib import sha256
+from grading.session import Report, judge_file
+from sandbox.errors import MachineBusy
+from sandbox.errors import SandboxError
 from problems import ProblemError
 
 RUNS = 3

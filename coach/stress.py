@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from judge.judging import judge_file
+from grading.session import judge_file
 from problems import Problem, TestCase
 from problems.package import ProblemError
 from testcases import condition

@@ -1,8 +1,10 @@
-"""`python -m judge`: judge a submission file, or every bundled submission, like an online judge.
+"""`python -m judge FILE`: judge a submission file, or every bundled submission, like an online
+judge; a judging of a user's file gets a hint or the reference's speed from the practice layer,
+and goes into its history.
 
 Exit status: 0 when the verdict is AC (with --bundled: every submission got its expected verdict),
 1 otherwise, 2 for a usage error (missing file, unknown problem, no matching test) or a machine too
-busy to judge a run (judge/outcome.py, MachineBusy).
+busy to judge a run (sandbox/errors.py, MachineBusy), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ import argparse
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge.sandbox import SandboxUnavailable, submission_sandbox
-
-# The problems and the judging modules (numpy among them, ~0.1 s to import) are imported where
-# they are used: a single judging launches its sandbox first, which then boots while they load.
+from coach.record import enrich, record_report
+from grading import report as render
+from grading.session import judge_file
+from grading.tests import select_tests
+from problems import Problem, ProblemError, all_problems, load
+from problems.bundled import bundled
+from sandbox.errors import MachineBusy, SandboxUnavailable
 
 
 class UsageError(Exception):
@@ -32,6 +38,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(
         prog="python -m judge",
         description="Judge a Solution file on a problem's stored tests (AC, WA, TLE, MLE, OLE, RE, CE).",
+        epilog="other commands (python -m judge COMMAND --help): start, run, stress, list, history, editorial "
+               "(practice); serve (the web page)",
     )
     parser.add_argument("submission", nargs="?", help="the .py file defining class Solution")
     parser.add_argument("--problem", help="problem slug, id or package folder (make problems lists them); default: "
@@ -57,17 +65,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None, on_report=None, enrich=None, launched=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Exit 0 (AC), 1 (another verdict), 2 (a usage error: one line, or one JSON object with
-    --json), 130 (interrupted: the sandbox is torn down first, nothing is left running).
-    `launched`: a sandbox launched already for the command line's file (judge/__main__.py),
-    used for that file and closed in any case."""
+    --json), 130 (interrupted: the sandbox is torn down first, nothing is left running)."""
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = parse_args(argv)
         if args.bundled:
             return _bundled(args)
-        return _single(args, on_report, enrich, launched)
+        return _single(args)
     except Exception as exc:
         if not _is_usage_error(exc):
             raise
@@ -79,21 +85,15 @@ def main(argv: list[str] | None = None, on_report=None, enrich=None, launched=No
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    finally:
-        if launched is not None:  # (judging closes it too; closing twice does nothing)
-            launched.close()
 
 
 def _is_usage_error(exc: Exception) -> bool:
-    from judge.outcome import MachineBusy
-    from problems import ProblemError
-
     return isinstance(exc, (UsageError, ProblemError, SandboxUnavailable, MachineBusy))
 
 
-def _single(args: argparse.Namespace, on_report=None, enrich=None, launched=None) -> int:
-    """Judge one file; `enrich(report, hint_level)` may add to the report before it is printed (a
-    hint, the reference's speed), and `on_report(report, path)` is told of it once printed."""
+def _single(args: argparse.Namespace) -> int:
+    """Judge one file; the practice layer adds a hint or the reference's speed before it is
+    printed, and keeps it in the history after."""
     path = Path(args.submission)
     if path.is_dir():
         raise UsageError(f"{path}: is a directory; give the .py file that defines class Solution")
@@ -101,55 +101,26 @@ def _single(args: argparse.Namespace, on_report=None, enrich=None, launched=None
         raise UsageError(f"{path}: no such file")
     if args.progress and not args.json:
         raise UsageError("--progress goes with --json: its lines are JSON objects")
-    sandbox = submission_sandbox(path)
-    if launched is not None and launched.label == sandbox.label:
-        sandbox = launched
-    else:
-        sandbox.launch()
-        sandbox.compile_early(path)
-    reading = None
-    try:
-        from problems import load
-
-        problem = load(args.problem) if args.problem else None
-        if problem is not None:  # read while the sandbox boots (no numpy needed)
-            from judge.reading import Cases, select_tests
-
-            reading = Cases(problem, select_tests(problem, args.tests))
-        from judge import report as render
-        from judge.judging import judge_file
-    except BaseException:
-        if reading is not None:
-            reading.stop()
-        sandbox.close()
-        raise
+    problem = load(args.problem) if args.problem else None
     on_test = _progress if args.progress else None
     report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None,
-                        on_test=on_test, sandbox=sandbox, reading=reading)
-    if enrich is not None:
-        enrich(report, args.hint)
-    elif args.hint:
-        raise UsageError("--hint needs the practice layer: run python -m judge")
+                        on_test=on_test)
+    enrich(report, args.hint)
     if args.progress:
         print(render.to_json(report, with_text=True))
     else:
         _print(report, args.json)
     sys.stdout.flush()
-    if on_report is not None:
-        on_report(report, path)
+    record_report(report, path)
     return 0 if report.verdict == "AC" else 1
 
 
 def _progress(report, result) -> None:
-    from judge import report as render
-
     print(json.dumps({"event": "test", "index": len(report.tests), "total": report.total,
                       **render.test_json(result)}), flush=True)
 
 
 def _print(report, as_json: bool) -> None:
-    from judge import report as render
-
     if as_json:
         print(render.to_json(report))
     else:
@@ -159,15 +130,6 @@ def _print(report, as_json: bool) -> None:
 def _bundled(args: argparse.Namespace) -> int:
     """Every bundled submission, judged as a user's file is, as many at once as there are cores;
     rows are printed in order as soon as they are known."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from judge import report as render
-    from judge.bundled import bundled
-    from judge.judging import judge_file
-    from judge.outcome import MachineBusy
-    from judge.reading import select_tests
-    from problems import Problem, all_problems, load
-
     problems: list[Problem] = [load(args.problem)] if args.problem else all_problems()
     colour = sys.stdout.isatty()
     jobs = [(problem, entry, select_tests(problem, None)) for problem in problems for entry in bundled(problem)]

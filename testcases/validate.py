@@ -178,7 +178,7 @@ def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int)
     blind = [r for r in range(len(leaves) // width) if all(x == hidden for x in leaves[r * width:(r + 1) * width])]
     if not blind:
         return []
-    where = _index(blind[0] * width, found)[: -len(f"[0]")] if len(found) > 1 else ""
+    where = _index(blind[0] * width, found)[: -len("[0]")] if len(found) > 1 else ""
     more = f" (and {len(blind) - 1} more rows)" if len(blind) > 1 else ""
     return [f"{name}{where}: every element is {hidden}, which hides it: each row of the last axis needs at least "
             f"one visible element{more}"]

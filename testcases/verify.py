@@ -21,7 +21,7 @@ A rule fails only where a verdict changes. Margins that are merely close are war
 time, an accepted solution's over a fifth (time_multiplier 5; a package may set its own divisors
 in problem.toml's [verify] table), a too-slow solution's slowest test not past twice the limit
 (safety margin 2). Times are CPU times as the judge measures them, which a busy machine does not
-change: the judge's wall clock leaves out the time a run waits for a CPU (judge/inside/clock.py).
+change: the judge's wall clock leaves out the time a run waits for a CPU (sandbox/inside/clock.py).
 
 It prints one table as it goes, warnings among its rows, and stops at the first violation with
 one line naming the file and the rule: exit 1. Exit 0 when every rule holds (warnings or not), 2
@@ -41,9 +41,9 @@ from pathlib import Path
 
 import numpy as np
 
-from judge.bundled import SOLUTIONS, Bundled, bundled
-from judge.judging import Report, TestResult, judge_file
-from judge.outcome import MachineBusy
+from problems.bundled import SOLUTIONS, Bundled, bundled
+from grading.session import Report, TestResult, judge_file
+from sandbox.errors import MachineBusy
 from problems import Problem, ProblemError, all_problems, category_of, load, read_test
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown

@@ -28,7 +28,7 @@ BENCH = ROOT / "bench" / "inside_outside"
 PROGRAM = BENCH / "causal_decode.py"  # causal's 024-large: 512 positions, a 1 MiB cache at the end
 PROBLEM, TEST = load("causal"), "024-large"
 BOUND = 2.0
-# What the fork server sets for every run (judge/inside/server.py), for the plain process too.
+# What the fork server sets for every run (sandbox/inside/server.py), for the plain process too.
 SANDBOX_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "NUMEXPR_NUM_THREADS": "1", "NUMPY_MADVISE_HUGEPAGE": "0"}
 
@@ -64,4 +64,4 @@ def test_a_growing_cache_costs_judged_what_it_costs_outside():
     assert inside <= BOUND * outside, (
         f"{PROGRAM.name} on {PROBLEM.slug} {TEST}: judged {inside:.0f} ms of CPU, outside {outside:.0f} ms "
         f"({inside / outside:.1f}x, best of {len(insides)}; judged {insides}, outside {outsides}). Is "
-        "walls.steady_allocator still called in each run's child (judge/inside/server.py, _child)?")
+        "walls.steady_allocator still called in each run's child (sandbox/inside/server.py, _child)?")

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from judge.inside.walls import landlock_abi
+from sandbox.inside.walls import landlock_abi
 
-from judge.sandbox import sandbox_processes as workers
+from sandbox.sandbox import sandbox_processes as workers
 from problems import all_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 GQA = ROOT / "problems" / "gqa"
 SAMPLE = json.loads((GQA / "tests" / "001-sample.json").read_text())
 SAMPLE_INPUT = SAMPLE["input"]
-# as root, the uids of a box of the judging's own (judge/box.py); as a user, the user's
+# as root, the uids of a box of the judging's own (sandbox/box.py); as a user, the user's
 RUN_UIDS = r"2\d{9}-2\d{9} \(a box of its own\)" if os.geteuid() == 0 else str(os.geteuid())
 HEADER = "import numpy as np\nclass Solution:\n    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):\n"
 
@@ -505,11 +505,11 @@ def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, packa
 
 
 @pytest.mark.parametrize("layout", ["minified", "spaced", "indented", "expected first", "meta between"])
-def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
-    """A reader sends a stored test's arguments as soon as they are parsed, the rest after
-    (`stored_parts`); however the file is laid out, the two halves make the test `read_test` reads."""
-    from judge.reading import Prepared, prepare, stored_parts
-    from problems import load, read_test
+def test_a_kept_test_is_the_test_read_from_its_file(tmp_path, layout):
+    """A stored test is kept as the wire's bytes beside its file (grading/partcache.py); however
+    the file is laid out, what is read from the kept copy is what was read from the file."""
+    from grading.tests import test_data
+    from problems import load
 
     problem = load("gqa")
     source = problem.tests_dir / "004-ties.json"
@@ -521,18 +521,13 @@ def test_a_test_read_in_two_halves_is_the_test_read_whole(tmp_path, layout):
     path = tmp_path / source.name
     path.write_text(json.dumps(data, indent=2) if layout == "indented" else
                     json.dumps(data) if layout == "spaced" else json.dumps(data, separators=(",", ":")))
-    whole = Prepared.of(problem, read_test(problem, path))
     kept = tmp_path / "__pycache__" / f"{path.stem}.parts"
-    for read in ("parsed", "kept", "prepared"):  # the second and third from the copy kept beside it
-        assert kept.is_file() == (read != "parsed")
-        if read == "prepared":
-            halves = prepare(problem, path)
-        else:
-            (head, blobs), (rest, arrays) = stored_parts(problem, path)
-            halves = Prepared.from_input(head, blobs)
-            halves.complete_from(rest, arrays)
-        for name in ("name", "sizes", "specs", "blobs", "expected_count", "note", "arrays"):
-            assert getattr(halves, name) == getattr(whole, name), (read, name)
+    parsed = test_data(problem, path)
+    assert kept.is_file()
+    again = test_data(problem, path)
+    for name in ("name", "sizes", "specs", "blobs", "note"):
+        assert getattr(again, name) == getattr(parsed, name), name
+    assert (again.expected == parsed.expected).all() and again.expected.tolist() == data["expected"]
 
 
 def _verdicts(sub: Path, package: Path) -> list[str]:
@@ -542,7 +537,7 @@ def _verdicts(sub: Path, package: Path) -> list[str]:
 
 
 def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
-    """Each stored test is kept as the wire's bytes beside it (judge/partcache.py), read instead
+    """Each stored test is kept as the wire's bytes beside it (grading/partcache.py), read instead
     of its JSON while the file, its problem.toml and the reading code are unchanged. An edit
     that keeps the file's size is still seen; a kept copy that is damaged is read from the JSON
     again and mended; a changed problem.toml makes every copy stale."""
@@ -563,7 +558,7 @@ def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
     test.write_text(good)
     assert _verdicts(sub, package) == ["AC"] * count
     whole = kept.read_bytes()
-    for damage in (whole[:-9], b"", whole[:40] + bytes(len(whole) - 40), whole.replace(b'"rest"', b'"best"')):
+    for damage in (whole[:-9], b"", whole[:40] + bytes(len(whole) - 40), whole.replace(b'"note"', b'"nope"')):
         kept.write_bytes(damage)
         assert _verdicts(sub, package) == ["AC"] * count
         assert kept.read_bytes() == whole
@@ -573,35 +568,6 @@ def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
     assert _verdicts(sub, package) == ["AC"] * count
     assert kept.stat().st_ino != before and kept.read_bytes() != whole
 
-
-
-@pytest.mark.parametrize("before, after, verdict", [
-    ("class Solution:\n    def grouped_query_attention(self, X\n", "reference", "AC"),
-    ("reference", "class Solution:\n    def grouped_query_attention(self, X\n", "CE"),
-    ("reference", "reference+", "WA"),  # the same size, another answer: only the bytes tell
-    ("reference", "large", "AC"),  # over EARLY_COMPILE_BYTES: compiled the usual way
-])
-def test_a_file_saved_after_its_early_compile_is_judged_as_it_now_is(tmp_path, package, before, after, verdict):
-    """The command line sends the file's compile task into the sandbox as soon as it is launched
-    (Sandbox.compile_early), before the judging reads the file: what is judged is the file as the
-    judging read it, whatever was compiled early."""
-    from judge.judging import judge_file
-    from judge.sandbox import EARLY_COMPILE_BYTES, submission_sandbox
-    from problems import load
-
-    reference = (GQA / "reference.py").read_text()
-    wrong = reference.replace("f(b_O)).tolist()", "f(b_O)+1).tolist()").replace("Vectorised", "Vectorisd", 1).replace("judging", "judgng", 1)
-    assert len(wrong) == len(reference) and wrong != reference
-    texts = {"reference": reference, "reference+": wrong, "large": reference + "#" * EARLY_COMPILE_BYTES + "\n"}
-    sub = tmp_path / "submission.py"
-    sub.write_text(texts.get(before, before))
-    sandbox = submission_sandbox(sub)
-    sandbox.launch()
-    sandbox.compile_early(sub)
-    sub.write_text(texts.get(after, after))
-    report = judge_file(sub, load(str(package)), patterns=["001"], sandbox=sandbox)
-    assert report.verdict == verdict, report.message
-    assert not workers(sub)
 
 def _processes_naming(path: Path) -> list[int]:
     """Pids of live processes whose command line names `path` (the judge and its test reader)."""
@@ -656,18 +622,9 @@ def test_runs_side_by_side_are_reported_in_test_order(tmp_path):
                                                                             (3, "003", "AC")]
 
 
-def test_large_tests_run_first_but_the_report_keeps_the_tests_order(tmp_path):
-    """The largest stored test is read and run first, beside the small ones (issue 8's speed);
-    the report still lists the tests in order and stops at the first failure in that order, and
-    the large run still in flight is ended with the judging."""
-    from judge.reading import _apart
-
-    files = sorted((GQA / "tests").glob("*.json"))
-    (rest, large), first = _apart(list(enumerate(files)))
-    assert [files[i].stem for i, _ in large] == ["024-large"]  # a reader of its own for the largest
-    # the others in order (tests added after 024-large too), then 023-soft (0.9 MB)
-    assert [i for i, _ in rest] == [i for i in range(len(files)) if i not in (22, 23)] + [22]
-    assert first == {22, 23}  # both large ones are handed out before small ones already read
+def test_a_failure_stops_the_judging_in_the_tests_order(tmp_path):
+    """The report lists the tests in order and stops at the first failure in that order, and the
+    run still in flight beside it is ended with the judging."""
     body = """\
         if len(X) == 512:  # 024-large: spin past the limit
             while True:
@@ -700,11 +657,11 @@ def test_large_tests_run_first_but_the_report_keeps_the_tests_order(tmp_path):
     [0, False, 1.5],
 ])
 def test_tests_are_encoded_as_numpy_would_read_them(value):
-    """The judge reads stored tests without numpy (so it starts before numpy loads): each array
-    must reach the run with the dtype, shape and bytes that numpy.asarray would have given it."""
+    """Stored tests are packed for the wire from the JSON's lists: each array must reach the run
+    with the dtype, shape and bytes that numpy.asarray would have given it."""
     import numpy as np
 
-    from judge.reading import encode_array
+    from grading.tests import encode_array
 
     expected = np.asarray(value)
     if expected.dtype.kind not in "iuf":
@@ -720,7 +677,7 @@ def test_tests_are_encoded_as_numpy_would_read_them(value):
     (["1.5"], TypeError),
 ])
 def test_arrays_that_are_not_numbers_are_refused(value, error):
-    from judge.reading import encode_array
+    from grading.tests import encode_array
 
     with pytest.raises(error):
         encode_array(value)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import sandbox_processes
+from sandbox.sandbox import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 GQA = ROOT / "problems" / "gqa"

@@ -189,8 +189,8 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     from concurrent.futures import ThreadPoolExecutor
 
     from coach.hints import _same
-    from judge.bundled import bundled
-    from judge.judging import judge_file
+    from problems.bundled import bundled
+    from grading.session import judge_file
     from problems import load
 
     problem = load(slug)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import sandbox_processes
+from sandbox.sandbox import sandbox_processes
 
 starlette = pytest.importorskip("starlette", reason="the web extras are not installed (make installs them)")
 from starlette.testclient import TestClient  # noqa: E402

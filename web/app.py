@@ -28,8 +28,8 @@ from starlette.staticfiles import StaticFiles
 from coach import history
 from coach.case import MAX_CASE_BYTES, parse_case
 from coach.starter import write_starter
-from judge.judging import MAX_SOURCE_BYTES
-from problems import Problem, ProblemError, all_problems, load
+from grading.source import MAX_SOURCE_BYTES
+from problems import Problem, ProblemError, all_problems
 from web import statement
 from web.jobs import Job, JobQueue, judge_command
 

@@ -65,9 +65,9 @@ def unread_bytes(fd: int) -> int:
 class Clock:
     """One run's time limits. `check` says whether to end it now, and when to look again."""
 
-    def __init__(self, limits: dict, pid: int, answers_fd: int | None = None):
+    def __init__(self, limits, pid: int, answers_fd: int | None = None):
         self.pid = pid
-        self.cpu_limit, self.wall_limit, self.cap = limits["cpu_ms"], limits["wall_ms"], limits["cap_ms"]
+        self.cpu_limit, self.wall_limit, self.cap = limits.cpu_ms, limits.wall_ms, limits.cap_ms
         self.answers_fd = answers_fd  # interactive: the pipe of answers the judge reads
         self.start = time.monotonic()
         self.judge_ms = 0.0  # interactive: the judge's own time between an answer and the next row

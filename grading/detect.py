@@ -1,6 +1,6 @@
 """Which problem a submission solves, from the method names its compile step found.
 
-The file is parsed in a walled child of the sandbox (judge/inside/runner.py: compile_only), never
+The file is parsed in a walled child of the sandbox (sandbox/inside/runner.py: compile_only), never
 in the judge's own process: a hostile source can make a parser use unbounded memory and time.
 """
 

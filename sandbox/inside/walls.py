@@ -1,6 +1,6 @@
 """The walls a run's child puts up around itself before the first line of submission code runs.
 
-Order matters and is fixed in `raise_walls`: close every channel back to the judge, leave root,
+Order matters (server.py's _child keeps it): close every channel back to the judge, leave root,
 set rlimits, take the memory baseline, then Landlock (where asked) and seccomp last, because the
 filter refuses the calls that the steps before it need.
 """
@@ -13,8 +13,8 @@ import os
 import resource
 import struct
 
-_PR_SET_PDEATHSIG = 1
-_PR_SET_DUMPABLE = 4
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 _PR_SET_NO_NEW_PRIVS = 38
 _CLONE_THREAD = 0x00010000
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -44,17 +44,17 @@ def leave_root(uid: int) -> None:
         raise OSError("the run still holds uid or gid 0")
 
 
-def set_limits(limits: dict, own_uid: bool) -> None:
+def set_limits(limits, own_uid: bool) -> None:
     """The rlimits. Tasks: RLIMIT_NPROC counts every task of the run's real uid, so the cap is
     the run's tasks on top of those the uid has already: none with a uid of its own (a box), the
     sandbox's few in a user namespace, the user's processes in landlock mode as a user."""
-    tasks = limits["tasks"] + (1 if own_uid else tasks_of(os.getuid()))
+    tasks = limits.tasks + (1 if own_uid else tasks_of(os.getuid()))
     resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
-    cpu_s = limits["cpu_ms"] // 1000 + 1  # strictly past the limit: a killed run measures over it
+    cpu_s = limits.cpu_ms // 1000 + 1  # a backstop past the limit, where clock.py ends runs
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
-    address_space = vm_bytes() + limits["memory_bytes"] + limits["address_slack_bytes"]
+    address_space = vm_bytes() + limits.memory_bytes + limits.address_slack_bytes
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"], limits["file_bytes"]))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 
@@ -113,7 +113,7 @@ def memory_baseline() -> int:
     process is made non-dumpable again at once, and seccomp then refuses PR_SET_DUMPABLE, so the
     submission cannot reset its own peak afterwards.
     """
-    prctl(_PR_SET_DUMPABLE, 1)
+    prctl(PR_SET_DUMPABLE, 1)
     try:
         fd = os.open("/proc/self/clear_refs", os.O_WRONLY)
         try:
@@ -122,7 +122,7 @@ def memory_baseline() -> int:
             os.close(fd)
         rss = rss_kb()
     finally:
-        prctl(_PR_SET_DUMPABLE, 0)
+        prctl(PR_SET_DUMPABLE, 0)
     return rss
 
 
@@ -338,7 +338,7 @@ def _run_filter(sc, own_pid: int):
     f.add_rule(deny, "rt_sigqueueinfo", sc.Arg(0, sc.NE, own_pid))
     f.add_rule(deny, "rt_tgsigqueueinfo", sc.Arg(0, sc.NE, own_pid))
     f.add_rule(deny, "prlimit64", sc.Arg(2, sc.NE, 0))  # reading limits is fine, setting is not
-    f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, _PR_SET_DUMPABLE))  # keeps the peak un-resettable
+    f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, PR_SET_DUMPABLE))  # keeps the peak un-resettable
     return f
 
 

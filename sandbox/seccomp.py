@@ -6,7 +6,7 @@ critical path, before the tests could be read (the binding's import runs ldconfi
 program only changes when what it is built from does: the rules (walls.py), the binding, the
 system's libraries (ld.so.cache, LD_LIBRARY_PATH) and the architecture. Those are its cache
 key; the file is checked for its shape before it is used, and anything wrong with it (torn,
-foreign, another key) means building it again. The file sits in `judge/__pycache__`, which
+foreign, another key) means building it again. The file sits in `sandbox/__pycache__`, which
 none of the sandbox modes shows to a run and which is as trusted as the bytecode beside it.
 """
 
@@ -18,8 +18,8 @@ import os
 import struct
 from pathlib import Path
 
-from judge.fingerprint import sha256
-from judge.keep import keep
+from hashlib import sha256
+from sandbox.keep import keep
 
 Program = tuple[bytes, tuple[bytes, tuple[int, ...]]]
 
@@ -67,7 +67,7 @@ def _key() -> str | None:
 
 
 def _build() -> Program | None:
-    from judge.inside import walls
+    from sandbox.inside import walls
 
     module = walls.seccomp_module()
     if module is None:
@@ -80,7 +80,7 @@ def _build() -> Program | None:
 
 def _read(path: Path) -> Program | None:
     """The stored program, or None when it is missing or not the shape `_write` gives it."""
-    from judge.inside.walls import PID_SENTINEL
+    from sandbox.inside.walls import PID_SENTINEL
 
     try:
         data = path.read_bytes()

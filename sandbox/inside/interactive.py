@@ -13,20 +13,20 @@ import os
 import signal
 
 import wire
+from protocol import Control, from_wire
 
 ENDED_GRACE_S = 0.2  # after the judge's `end`, the child's time to see its end frame and exit
 
 
-def receive(proto_in: int, pid: int) -> dict:
-    """One message from the judge while a run steps (`end`, or `judge_time`: how many ms of the
-    wall clock so far were the judge's turn, not the run's). A judge that is gone takes its run
-    with it."""
+def receive(proto_in: int, pid: int) -> Control:
+    """One message from the judge while a run steps. A judge that is gone (or talks nonsense)
+    takes its run with it."""
     try:
         header, _ = wire.receive(proto_in)
+        return from_wire(Control, header)
     except (EOFError, ValueError):
         os.kill(pid, signal.SIGKILL)
         os._exit(0)
-    return header
 
 
 def await_end(proto_in: int) -> None:

@@ -8,7 +8,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from judge.judging import VERDICT_NAMES, Report, TestResult
+from grading.session import Report, TestResult
+from grading.verdict import Verdict
 
 OUTPUT_LINES = 12
 OUTPUT_CHARS = 1500
@@ -86,7 +87,7 @@ def to_text(report: Report, colour: bool = False) -> str:
             lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
                          f"{_mb(t.memory_mb):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
     lines.append("")
-    name = VERDICT_NAMES.get(report.verdict, report.verdict)
+    name = Verdict(report.verdict).title
     summary = f"Verdict: {paint(report.verdict, colour)} ({name})"
     failure = report.first_failure
     if failure is not None:

@@ -1,0 +1,145 @@
+"""The messages between the judge and a fork server, on one page, as isolate documents its meta
+file. Both sides import this module (the fork server its copy inside the sandbox). A message is
+a JSON header frame and then binary frames (wire.py); `to_wire` and `from_wire` turn a header
+into one of these classes and back, and `from_wire` refuses (ValueError) a field that is missing
+or of another type.
+
+The conversation:
+
+1. `Config` (judge -> fork server, once). Blobs: the seccomp program's shared part and its
+   per-run part (sandbox/seccomp.py), or none where the binding is missing.
+2. `Hello` (fork server -> judge, once): it serves from here.
+3. `Task` (judge -> fork server), kind:
+   - `compile`: parse and compile the file (blob: its source); no code of it runs.
+   - `check`: import it and look up `method`, before any test input is in the sandbox.
+   - `run`: one test's call (blobs: the arguments' arrays, `args` says how to rebuild them);
+     several may be in flight, each reported with its `id`.
+   - `interact`: construct, then one call per row that the judge writes to the run's rows pipe;
+     answers come back on the answers pipe. While it steps the judge may send `Control`
+     messages: `judge_time` (how much of the wall clock so far was the judge's turn, from an
+     answer to the next row) and `end` (no more rows: a short grace, then a kill).
+4. `Status` (fork server -> judge, once a task's child is reaped). Blobs: the result bytes (the
+   run wrote them: untrusted) and the start of its captured output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+KINDS = ("compile", "check", "run", "interact")
+ENDED_FOR = ("cpu", "sleeping", "busy", "lingering")  # why the fork server killed a run (clock.py)
+
+
+@dataclass
+class Limits:
+    """What a task's child may use; clock.py enforces the three times, walls.py the rest."""
+
+    cpu_ms: int  # CPU time from the file's import on
+    wall_ms: int  # wall-clock time neither running nor waiting for a CPU (sleeping)
+    cap_ms: int  # plain wall-clock time: past it the machine, not the run, is blamed
+    memory_bytes: int
+    address_slack_bytes: int  # address space beyond the memory limit (thread stacks, arenas)
+    tasks: int  # tasks (threads) the run may start
+    file_bytes: int  # stdout + stderr
+    output_keep_bytes: int  # what of the output comes back
+    result_bytes: int  # what of the result comes back
+
+
+@dataclass
+class Config:
+    site: list[str]  # folders to put on sys.path (numpy's)
+    run_uids: list[int]  # the uids runs execute as: a box's when the judge is root
+    own_uids: bool  # each run has one of run_uids to itself (its task cap is then its own)
+    landlock: bool | str  # True: required; "if-available": inside bubblewrap; False: none
+    readable: list[str]  # what Landlock leaves readable
+    step_fds: list[int]  # an interactive run's rows (read) and answers (write) pipe ends
+    preload: list[str] = field(default_factory=list)  # modules to import before serving
+    require_seccomp: bool = True
+    seccomp_offsets: list[int] = field(default_factory=list)  # where a run writes its pid in its part
+
+
+@dataclass
+class Hello:
+    seccomp: bool  # the filter is loaded in every child
+    landlock: int  # the kernel's Landlock ABI (0: none)
+    landlocked: bool  # every child in a Landlock domain of its own
+    uid: int  # the fork server's
+    python: str
+    numpy: str
+
+
+@dataclass
+class Task:
+    kind: str  # one of KINDS
+    limits: Limits
+    id: int | None = None  # run: reported back with its Status
+    method: str | None = None  # check, run, interact
+    filename: str | None = None  # compile: the name tracebacks show
+    args: list[dict] = field(default_factory=list)  # run, interact: {"kind": "value", "value"} or
+    # {"kind": "array", "dtype", "shape", "blob": index into the blobs}
+
+
+@dataclass
+class Control:
+    kind: str  # "end" or "judge_time"
+    ms: float = 0.0  # judge_time: the judge's turns so far
+
+
+@dataclass
+class Status:
+    """What the operating system said about a task's child, and what the fork server saw."""
+
+    cpu_ms: float  # user + system, less what the child had used when its walls were up
+    user_ms: float
+    wall_ms: float
+    peak_rss_kb: int  # wait4's peak
+    base_rss_kb: int  # resident size when the walls were up: the run's own memory is above it
+    output_size: int
+    output_lines: int
+    setup_error: str | None = None  # the walls did not go up (nothing of the submission ran)
+    ended_for: str | None = None  # one of ENDED_FOR, or None when it ended by itself
+    exit_code: int | None = None
+    signal: int | None = None
+    judge_ended: bool = False  # interactive: the judge said `end` before it ended
+    id: int | None = None  # the Task's
+
+
+_SIMPLE = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,), "None": (type(None),),
+           "dict": (dict,)}
+
+
+def to_wire(message) -> dict:
+    return dataclasses.asdict(message)
+
+
+def from_wire(cls, data):
+    """An instance of `cls` from a header, its fields checked against their annotations."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{cls.__name__}: not an object")
+    values = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ValueError(f"{cls.__name__} has no {f.name}")
+            continue
+        values[f.name] = _checked(cls.__name__, f.name, f.type, data[f.name])
+    return cls(**values)
+
+
+def _checked(owner: str, name: str, annotation: str, value):
+    if annotation in _NESTED:
+        return from_wire(_NESTED[annotation], value)
+    for option in annotation.split(" | "):
+        if option.startswith("list[") and type(value) is list:
+            inner = _SIMPLE[option[5:-1]]
+            if all(type(item) in inner for item in value):
+                return value
+        elif option in _SIMPLE and type(value) in _SIMPLE[option]:
+            if option == "float" and value != value:  # NaN
+                continue
+            return value
+    raise ValueError(f"{owner}.{name} is not {annotation}")
+
+
+_NESTED = {"Limits": Limits}
