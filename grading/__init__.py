@@ -1,0 +1,1 @@
+"""Judging a submission file on a problem's tests: runs, checks, verdicts, reports."""

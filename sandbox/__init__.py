@@ -1,0 +1,1 @@
+"""Running a submission behind walls: the fork server (inside/), its modes, its tasks."""
