@@ -3,6 +3,7 @@ the report's data. The sandbox (sandbox/) runs the code; this module decides wha
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import signal
@@ -103,9 +104,11 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
         return list(cases(problem)) if cases is not None else (tests if tests is not None else
                                                                select_tests(problem, patterns))
 
-    todo = items(problem) if problem is not None else []
-    report.total = len(todo)
-    with _Session(path, source) as session:
+    reader = Reader(problem, items(problem)) if problem is not None else None  # reads while the sandbox starts
+    report.total = len(reader) if reader is not None else 0
+    with _Session(path, source) as session, contextlib.ExitStack() as stack:
+        if reader is not None:
+            stack.enter_context(reader)
         try:
             methods = session.start(report)
             if report.verdict != Verdict.AC:
@@ -114,22 +117,21 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
                 problem, reason = detect_problem(methods)
                 if problem is None:
                     raise ProblemError(f"{path}: cannot tell the problem: {reason}")
-                todo = items(problem)
-                report.problem, report.total = problem, len(todo)
+                reader = stack.enter_context(Reader(problem, items(problem)))
+                report.problem, report.total = problem, len(reader)
             session.sandbox.check_hidden(problem.root)
             limits = Limits(time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
             if not session.check(problem, limits, report):
                 return report
-            with Reader(problem, todo) as reader:
-                for result in session.results(problem, reader, limits, keep_output):
-                    report.tests.append(result)
-                    if on_test is not None:
-                        on_test(report, result)
-                    if result.verdict != Verdict.AC:
-                        if report.verdict == Verdict.AC:
-                            report.verdict = result.verdict
-                        if not run_all or result.verdict == Verdict.JE:
-                            break
+            for result in session.results(problem, reader, limits, keep_output):
+                report.tests.append(result)
+                if on_test is not None:
+                    on_test(report, result)
+                if result.verdict != Verdict.AC:
+                    if report.verdict == Verdict.AC:
+                        report.verdict = result.verdict
+                    if not run_all or result.verdict == Verdict.JE:
+                        break
         except SandboxUnavailable:
             raise
         except SandboxError as exc:
