@@ -78,7 +78,7 @@ class Report:
 def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
                time_limit_ms: int | None = None, patterns: list[str] | None = None,
                cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
-               on_test: Callable[[Report, TestResult], None] | None = None) -> Report:
+               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
@@ -87,6 +87,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
     and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
     is told of each test as soon as it is judged (the web page shows verdicts as they come).
+    `sandbox`: one started already for this file (it boots while the caller loads); closed here.
     Raises ProblemError when the problem cannot be told or no test matches, SandboxUnavailable
     when no sandbox with every wall can be had here, MachineBusy when the machine gave a run too
     little CPU to judge it.
@@ -94,11 +95,15 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     report = Report(problem, str(path), Verdict.AC, 0)
     source = read_source(path)
     if source is None:
+        if sandbox is not None:
+            sandbox.close()
         report.verdict = Verdict.CE
         report.message = (f"the file is {path.stat().st_size} bytes, over the {MAX_SOURCE_BYTES >> 20} MiB limit "
                           "for a source file")
         return report
     report.source_sha256 = sha256(source).hexdigest()
+    sandbox = sandbox or submission_sandbox(path)
+    sandbox.start()  # it boots while the tests are read
 
     def items(problem: Problem) -> list[TestCase | Path]:
         return list(cases(problem)) if cases is not None else (tests if tests is not None else
@@ -106,7 +111,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
 
     reader = Reader(problem, items(problem)) if problem is not None else None  # reads while the sandbox starts
     report.total = len(reader) if reader is not None else 0
-    with _Session(path, source) as session, contextlib.ExitStack() as stack:
+    with _Session(path, source, sandbox) as session, contextlib.ExitStack() as stack:
         if reader is not None:
             stack.enter_context(reader)
         try:
@@ -144,10 +149,10 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
 class _Session:
     """A submission's sandbox across its tests: started again if a run takes its fork server down."""
 
-    def __init__(self, path: Path, source: bytes):
+    def __init__(self, path: Path, source: bytes, sandbox: Sandbox):
         self.path, self.source = path, source
         self.source_lines = _source_lines(source)
-        self.sandbox: Sandbox | None = None
+        self.sandbox: Sandbox | None = sandbox
 
     def __enter__(self) -> _Session:
         return self
@@ -156,9 +161,7 @@ class _Session:
         self.close()
 
     def start(self, report: Report) -> list[str]:
-        """Start the sandbox and compile the file there; the Solution's method names (CE on failure)."""
-        self.sandbox = submission_sandbox(self.path)
-        self.sandbox.start()
+        """Compile the file in the sandbox; the Solution's method names (CE on failure)."""
         report.isolation = self.sandbox.isolation
         outcome = self.sandbox.compile(self.source, self.path.name)
         if outcome.setup_error is not None:

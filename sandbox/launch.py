@@ -52,20 +52,28 @@ class ForkServer:
     """A fork server that said hello: its process and pipes, the mode and walls it runs behind.
     `close` leaves no process of it behind and gives its box back."""
 
-    def __init__(self, proc: subprocess.Popen, mode: str, stderr, rows: int, answers: int):
+    def __init__(self, proc: subprocess.Popen, mode: str, stderr, rows: int, answers: int, box: Box | None,
+                 info: int):
         self.proc, self.mode = proc, mode
         self.rows, self.answers = rows, answers  # the judge's ends of the interactive step pipes
-        self._stderr = stderr
-        self._box: Box | None = None
+        self._stderr, self._box, self._info = stderr, box, info
         self._init: int | None = None
-        self.hello = protocol.Hello(False, 0, False, -1, "", "")
+        self.hello: protocol.Hello | None = None
         self.isolation = ""
-        self.hidden: list[str] = []  # the checkout's paths that the walls cover (set by `launch`)
+        self.hidden: list[str] = []  # the checkout's paths that the walls cover (set by `Launch`)
 
-    def ready(self, hello: protocol.Hello, box: Box | None, init_pidfd: int | None) -> None:
-        """It said hello: from here it owns the box and the init's pidfd."""
-        self.hello, self._box, self._init = hello, box, init_pidfd
-        self.isolation = _isolation(self.mode, hello, box)
+    def await_hello(self) -> None:
+        """Wait for it to say hello; SandboxError (and it is closed) when it never does."""
+        if self.hello is not None:
+            return
+        try:
+            header, _ = self.receive(START_TIMEOUT_S)
+            self.hello = protocol.from_wire(protocol.Hello, header)
+        except (SandboxLost, ValueError) as exc:
+            self.close()
+            raise SandboxError(str(exc).replace("the fork server stopped", "the fork server did not start")) from None
+        self._init, self._info = _init_pidfd(self._info), -1
+        self.isolation = _isolation(self.mode, self.hello, self._box)
 
     def send(self, header: dict, blobs: list[bytes] = ()) -> None:
         try:
@@ -109,6 +117,9 @@ class ForkServer:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
         _end(self._init)
         self._init = None
         if self._box is not None:  # no process of the sandbox is left to hold its uids
@@ -117,42 +128,68 @@ class ForkServer:
         self._stderr.close()
 
 
+class Launch:
+    """A fork server on its way up, in the mode JUDGE_SANDBOX asks for (`auto`: bubblewrap, else
+    Landlock), with `secrets` (folders) hidden wherever they lie. It starts here, in the caller's
+    thread (bubblewrap dies with the thread that started it); `result` waits for its hello,
+    falling back to Landlock where bubblewrap cannot run, and raises SandboxUnavailable, naming
+    what is missing, where no mode with every wall can be had."""
+
+    def __init__(self, label: str, secrets: list[str]):
+        self.mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
+        if self.mode not in MODES:
+            raise SandboxUnavailable(f"JUDGE_SANDBOX={self.mode}: expected one of {', '.join(MODES)}")
+        self.label, self.interp = label, interpreter()
+        self.hidden = _hidden(self.interp, secrets)
+        self.reasons: list[str] = []
+        self._bwrap: ForkServer | None = None
+        if self.mode in ("auto", "bwrap"):
+            try:
+                self._bwrap = _bwrap(self.interp, label, self.hidden)
+            except SandboxError as exc:
+                self._failed(f"bubblewrap: {exc}")
+
+    def _failed(self, reason: str) -> None:
+        self.reasons.append(reason)
+        if self.mode != "auto":
+            raise SandboxUnavailable(f"JUDGE_SANDBOX={self.mode} but {reason}")
+
+    def result(self) -> ForkServer:
+        started, self._bwrap = self._bwrap, None
+        if started is not None:
+            try:
+                started.await_hello()
+            except SandboxError as exc:
+                started = None
+                self._failed(f"bubblewrap: {exc}")
+        if started is None and self.mode in ("auto", "landlock"):
+            if landlock_abi() >= 1:
+                started = _plain(self.interp, self.label, self.hidden, landlock=True)
+            else:
+                self._failed("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
+        if started is None and self.mode == "none":
+            started = _plain(self.interp, self.label, self.hidden, landlock=False)
+        if started is None:
+            raise SandboxUnavailable("no filesystem wall can be had here (" + "; ".join(self.reasons) + "); allow "
+                                     "user namespaces for bubblewrap or boot with Landlock, or set "
+                                     "JUDGE_SANDBOX=none to judge without walls (unsafe)")
+        started.await_hello()
+        if started.mode != "none" and not started.hello.seccomp:  # the file is there, its library not
+            started.close()
+            raise SandboxUnavailable(_NO_SECCOMP)
+        started.hidden = self.hidden
+        return started
+
+    def close(self) -> None:
+        """Give up on a fork server still starting."""
+        started, self._bwrap = self._bwrap, None
+        if started is not None:
+            started.close()
+
+
 def launch(label: str, secrets: list[str]) -> ForkServer:
-    """A fork server in the mode JUDGE_SANDBOX asks for (`auto`: bubblewrap, else Landlock), with
-    `secrets` (folders) hidden wherever they lie; SandboxUnavailable, naming what is missing,
-    where no mode with every wall can be had."""
-    mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
-    if mode not in MODES:
-        raise SandboxUnavailable(f"JUDGE_SANDBOX={mode}: expected one of {', '.join(MODES)}")
-    interp = interpreter()
-    hidden = _hidden(interp, secrets)
-    reasons = []
-    started = None
-    if mode in ("auto", "bwrap"):
-        try:
-            started = _bwrap(interp, label, hidden)
-        except SandboxError as exc:
-            reasons.append(f"bubblewrap: {exc}")
-            if mode == "bwrap":
-                raise SandboxUnavailable(f"JUDGE_SANDBOX=bwrap but {reasons[-1]}") from None
-    if started is None and mode in ("auto", "landlock"):
-        if landlock_abi() >= 1:
-            started = _plain(interp, label, hidden, landlock=True)
-        else:
-            reasons.append("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
-            if mode == "landlock":
-                raise SandboxUnavailable(f"JUDGE_SANDBOX=landlock but {reasons[-1]}")
-    if started is None and mode == "none":
-        started = _plain(interp, label, hidden, landlock=False)
-    if started is None:
-        raise SandboxUnavailable("no filesystem wall can be had here (" + "; ".join(reasons) + "); allow user "
-                                 "namespaces for bubblewrap or boot with Landlock, or set JUDGE_SANDBOX=none "
-                                 "to judge without walls (unsafe)")
-    if started.mode != "none" and not started.hello.seccomp:  # the file is there, its library not
-        started.close()
-        raise SandboxUnavailable(_NO_SECCOMP)
-    started.hidden = hidden
-    return started
+    """A fork server started and ready (see Launch)."""
+    return Launch(label, secrets).result()
 
 
 def _hidden(interp: Interpreter, secrets: list[str]) -> list[str]:
@@ -238,7 +275,8 @@ def _box() -> Box | None:
 def _start(command: list[str], config: protocol.Config, mode: str, box: Box | None, pass_fds: list[int] = (),
            executable: str | None = None, cwd: str | None = None, env: dict | None = None,
            info: int = -1) -> ForkServer:
-    """Start the fork server, send its configuration (and the seccomp program), await its hello."""
+    """Start the fork server and send its configuration (and the seccomp program); it owns `box`
+    and `info` from here."""
     stderr = os.fdopen(os.memfd_create("fork-server-stderr", os.MFD_CLOEXEC), "w+b")
     rows_in, rows = os.pipe()  # interactive runs read their rows here, and write their answers
     answers, answers_out = os.pipe()  # there: nothing in between (inside/interactive.py)
@@ -260,22 +298,11 @@ def _start(command: list[str], config: protocol.Config, mode: str, box: Box | No
     program = seccomp_program()  # read from its cache, or built while the fork server's interpreter starts
     if program is not None:
         config.seccomp_offsets = list(program[1][1])
-    server = ForkServer(proc, mode, stderr, rows, answers)
     try:
-        try:
-            wire.send(proc.stdin.fileno(), protocol.to_wire(config),
-                      [program[0], program[1][0]] if program is not None else [])
-        except OSError:
-            pass  # it died at once: the reply to come says why
-        header, _ = server.receive(START_TIMEOUT_S)
-        hello = protocol.from_wire(protocol.Hello, header)
-    except (SandboxLost, ValueError) as exc:
-        server.close()
-        if info >= 0:
-            os.close(info)
-        raise SandboxError(str(exc).replace("the fork server stopped", "the fork server did not start")) from None
-    server.ready(hello, box, _init_pidfd(info))
-    return server
+        wire.send(proc.stdin.fileno(), protocol.to_wire(config), [program[0], program[1][0]] if program else [])
+    except OSError:
+        pass  # it died at once: its hello never comes, and its stderr says why
+    return ForkServer(proc, mode, stderr, rows, answers, box, info)
 
 
 def _init_pidfd(info: int) -> int | None:

@@ -1,6 +1,7 @@
 """A submission's sandbox, as the judge drives it: a fork server behind its walls (launch.py),
 tasks for it (tasks.py), the steps of an interactive run (steps.py). Use it with `with`: on the
-way out no process of it is left."""
+way out no process of it is left. It starts in the background (an interpreter and numpy boot in
+it, ~0.15 s), so the judge can load and read meanwhile; the first task waits for it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from sandbox.errors import SandboxLost, SandboxUnavailable
 from sandbox.inside import protocol
-from sandbox.launch import CLOSE_GRACE_S, ForkServer, launch
+from sandbox.launch import CLOSE_GRACE_S, ForkServer, Launch
 from sandbox.outcome import COMPILE_LIMITS, FILE_LIMIT_BYTES, Limits, RunOutcome
 from sandbox.steps import Steps
 from sandbox.tasks import Tasks
@@ -56,6 +57,7 @@ class Sandbox:
         self.secrets = [str(Path(p).resolve()) for p in secrets]
         self.server: ForkServer | None = None
         self._tasks: Tasks | None = None
+        self._starting: Launch | None = None
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -65,31 +67,40 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
-        """Start the fork server in the first mode that works (launch.py)."""
-        self.server = launch(self.label, self.secrets)
-        self._tasks = Tasks(self.server)
+        """Begin starting the fork server in the first mode that works (launch.py); `ready`, or the
+        first task, waits for it and raises what stopped it."""
+        if self._starting is None and self.server is None:
+            self._starting = Launch(self.label, self.secrets)
+
+    def ready(self) -> ForkServer:
+        if self.server is None:
+            self.start()
+            starting, self._starting = self._starting, None
+            self.server = starting.result()
+            self._tasks = Tasks(self.server)
+        return self.server
 
     @property
     def mode(self) -> str:
-        return self.server.mode if self.server else ""
+        return self.ready().mode
 
     @property
     def isolation(self) -> str:
-        return self.server.isolation if self.server else ""
+        return self.ready().isolation
 
     @property
     def lanes(self) -> int:
         """How many runs may go at once: one per core this process may use, at most MAX_LANES,
         and only where every run is in a Landlock domain of its own (no run can then reach into
         another's memory through /proc while that one puts its walls up); otherwise one."""
-        if self.server is None or not self.server.hello.landlocked:
+        if not self.ready().hello.landlocked:
             return 1
         return max(1, min(MAX_LANES, len(os.sched_getaffinity(0))))
 
     def check_hidden(self, folder: Path | str) -> None:
         """Refuse to judge with tests from `folder` (a package given by its path) when this sandbox
         shows it: it was started hiding the checkout only. (JUDGE_SANDBOX=none hides nothing.)"""
-        if self.server is None or self.mode == "none":
+        if self.mode == "none":
             return
         for alias in aliases(str(folder)):
             hidden = any(within(alias, h) for h in self.server.hidden)
@@ -129,11 +140,15 @@ class Sandbox:
         return Steps(self.server, rows, result_bytes, on_step).run(task, blobs)
 
     def _live(self) -> Tasks:
-        if self.server is None or self._tasks is None:
+        if self.server is None and self._starting is None:
             raise SandboxLost("the fork server is gone")
+        self.ready()
         return self._tasks
 
     def close(self) -> None:
+        starting, self._starting = self._starting, None
+        if starting is not None:  # started and never used: it ends here too
+            starting.close()
         server, tasks = self.server, self._tasks
         self.server = self._tasks = None
         if server is None:
