@@ -1,5 +1,5 @@
 """The seccomp program the judge hands to every fork server: built by libseccomp through its
-binding (`walls.compile_filter`), and kept on disk beside the judge's bytecode.
+binding (`syscalls.compile_filter`), and kept on disk beside the judge's bytecode.
 
 Importing the binding and building the program cost every judging ~15 ms of CPU on its
 critical path, before the tests could be read (the binding's import runs ldconfig twice). The
@@ -55,7 +55,7 @@ def _key() -> str | None:
     if spec is None or not spec.origin or not os.path.isfile(spec.origin):
         return None
     digest = sha256(_MAGIC)
-    for path in (_HERE / "inside" / "walls.py", Path(spec.origin)):
+    for path in (_HERE / "syscalls.py", Path(spec.origin)):
         digest.update(path.read_bytes())
     try:
         libraries = os.stat("/etc/ld.so.cache")
@@ -67,13 +67,13 @@ def _key() -> str | None:
 
 
 def _build() -> Program | None:
-    from sandbox.inside import walls
+    from sandbox import syscalls
 
-    module = walls.seccomp_module()
+    module = syscalls.seccomp_module()
     if module is None:
         return None
     try:
-        return walls.compile_filter(module)
+        return syscalls.compile_filter(module)
     except Exception:  # the binding or libseccomp failed: no filter, which the sandbox then says
         return None
 
