@@ -13,15 +13,14 @@ import numpy as np
 from coach import history
 from coach.record import record_report
 from coach.run import run_file, side_by_side
-from coach.stress import stress
 from coach.starter import write_starter
+from coach.stress import stress
 from grading import report as render
-from problems.bundled import bundled
 from grading.session import judge_file
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxUnavailable
 from problems import ProblemError, all_problems, load
+from problems.bundled import bundled
 from problems.package import shown
+from sandbox.errors import MachineBusy, SandboxUnavailable
 
 PRACTICE = Path("practice")  # the user's own files (gitignored)
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+from hashlib import sha256
 
 from coach.home import judge_home
-from hashlib import sha256
 from grading.session import Report, judge_file
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxError
 from problems import ProblemError
+from sandbox.errors import MachineBusy, SandboxError
 
 RUNS = 3
 # What a run's time counts, in the cache key: a figure measured another way is measured again.

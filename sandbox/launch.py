@@ -29,8 +29,19 @@ from sandbox.errors import SandboxError, SandboxLost, SandboxUnavailable
 from sandbox.inside import protocol, wire
 from sandbox.inside.walls import landlock_abi
 from sandbox.seccomp import seccomp_program
-from sandbox.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, aliases, bwrap_args, bwrap_binary, carve,
-                          interpreter, system_dirs, within)
+from sandbox.view import (
+    INSIDE_DIR,
+    INSIDE_SITE,
+    NOBODY,
+    Interpreter,
+    aliases,
+    bwrap_args,
+    bwrap_binary,
+    carve,
+    interpreter,
+    system_dirs,
+    within,
+)
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py", "clock.py", "protocol.py")

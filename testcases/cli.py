@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from problems import Problem, ProblemError, all_problems, load
+from problems.package import shown
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
-from problems.package import shown
 from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
 from testcases.render import LANGUAGES, apply_blocks, blocks_for
 from testcases.validate import validate_problem, validate_test

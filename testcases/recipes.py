@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from problems import Problem, ProblemError
-from problems.package import read_toml, shown
 from problems.expr import ExprError, evaluate, names
+from problems.package import read_toml, shown
 
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")

@@ -34,19 +34,19 @@ import argparse
 import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from problems.bundled import SOLUTIONS, Bundled, bundled
 from grading.session import Report, TestResult, judge_file
-from sandbox.errors import MachineBusy
 from problems import Problem, ProblemError, all_problems, category_of, load, read_test
+from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown
+from sandbox.errors import MachineBusy
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.validate import validate_problem
