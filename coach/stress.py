@@ -2,11 +2,12 @@
 first disagreement shrunk to the smallest input that still fails.
 
 Inputs come from the test generator (testcases: the same drawing, validation and conditioning as
-the stored tests), with small sizes and the value styles of the problem's own recipes (soft
-scales, integers at the range ends) plus generic ones, some with repeated rows. The file runs in the sandbox on a whole batch at once. Shrinking
-is greedy: each round tries smaller sizes (one size toward its minimum, then two at once, since
-rules tie sizes together) and simpler values (small integers, then fewer distinct rows), keeps
-the first candidate that still fails, and stops when none does. Everything is drawn from the seed, so a seed reproduces a run.
+the stored tests), with small sizes and the value styles of the problem's own recipes (soft scales,
+integers at the range ends) plus generic ones, some with repeated rows. The file runs in the
+sandbox on a whole batch at once. Shrinking is greedy: each round tries smaller sizes (one size
+toward its minimum, then two at once, since rules tie sizes together) and simpler values (small
+integers, then fewer distinct rows), keeps the first candidate that still fails, and stops when
+none does. Everything is drawn from the seed, so a seed reproduces a run.
 """
 
 from __future__ import annotations

@@ -53,7 +53,8 @@ def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.r
 
     random: each element hidden with probability 1/2; padding: for each index of the axes before
     the last two (a batch item), a visible length drawn in [1, last axis], distinct between items
-    while the axis is long enough, and the elements past it hidden in every row; lookahead: element u of row t hidden when u > t; none: nothing hidden.
+    while the axis is long enough, and the elements past it hidden in every row; lookahead:
+    element u of row t hidden when u > t; none: nothing hidden.
     """
     hidden = np.zeros(shape, dtype=bool)
     for pattern in [patterns] if isinstance(patterns, str) else patterns:

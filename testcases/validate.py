@@ -171,7 +171,8 @@ def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int)
     fractional = [i for i, x in enumerate(leaves) if type(x) is not int]
     if fractional:
         i = fractional[0]
-        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not 0 or 1 (a mask holds integers){_more(fractional, name)}"]
+        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not 0 or 1 (a mask holds integers)"
+                f"{_more(fractional, name)}"]
     width = found[-1] if found else 0
     if width == 0:
         return []
