@@ -154,6 +154,8 @@ def problem_arg(problem) -> str:
 
 
 def _with_derived(report: Report, sizes: dict) -> dict:
+    if report.problem is None:
+        return sizes
     try:
         return report.problem.dims(sizes)
     except Exception:
