@@ -194,6 +194,7 @@ def _stress(args: argparse.Namespace) -> int:
         print(f"{problem.slug}: no disagreement with the reference in {found.tried} small random inputs "
               f"(seed {args.seed}). A stress test can only find bugs, not prove there are none.")
         return 0
+    assert found.sizes is not None and saved is not None  # with the case
     sizes = ", ".join(f"{k} = {v}" for k, v in problem.dims(found.sizes).items())
     print(f"{problem.slug}: input {found.tried} disagrees with the reference ({found.verdict}); shrunk to {sizes}:\n")
     for name, value in found.case.input.items():

@@ -327,8 +327,10 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             if type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
                                    f"got {rows!r}")
-        if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
-            raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
+        if kind == "int":
+            assert arg.range is not None  # an array's
+            if math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
+                raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
 
 
 def parse_outer(text: Any) -> list[tuple[int, str]] | None:

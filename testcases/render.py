@@ -71,6 +71,7 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
         if arg.is_mask:
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['mask'].format(hidden=arg.mask_hidden)} |")
         elif arg.is_array:
+            assert arg.range is not None  # an array's
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
         else:

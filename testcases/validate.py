@@ -155,13 +155,14 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
         i = bad[0]
         out.append(f"{name}{_index(i, found)}: {leaves[i]} is not a finite number{_more(bad, name)}")
     elif arg is not None:
+        assert arg.range is not None  # an array's
         lo, hi = arg.range
         outside = [i for i, x in enumerate(leaves) if not lo <= x <= hi]
         if outside:
             i = outside[0]
             out.append(f"{name}{_index(i, found)}: {leaves[i]!r} is outside the range [{lo}, {hi}] of "
                        f"problem.toml{_more(outside, name)}")
-        elif arg.is_mask:
+        elif arg.mask_hidden is not None:  # a mask
             out += _mask_messages(name, leaves, found, arg.mask_hidden)
     return out
 
