@@ -19,11 +19,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
+from helpers import ROOT, run_judge
 from problems import load
 
-ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench" / "inside_outside"
 PROGRAM = BENCH / "causal_decode.py"  # causal's 024-large: 512 positions, a 1 MiB cache at the end
 PROBLEM, TEST = load("causal"), "024-large"
@@ -35,8 +34,7 @@ SANDBOX_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THR
 
 def _inside() -> float:
     """The CPU time the judge charges the run, in ms (user + system, from the file's import)."""
-    done = subprocess.run([sys.executable, "-m", "judge", str(PROGRAM), "--problem", PROBLEM.slug, "--tests", TEST,
-                           "--json"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = run_judge(PROGRAM, "--problem", PROBLEM.slug, "--tests", TEST, "--json")
     run = json.loads(done.stdout)["tests"][0]
     assert run["verdict"] == "AC", run
     return run["time_ms"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.sandbox import sandbox_processes
+import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "interactive"
@@ -45,11 +45,7 @@ def setter(tmp_path_factory) -> Path:
 def judge(setter: Path, tmp_path: Path, source: str, *extra: str, mode: str = "auto") -> tuple[int, dict]:
     sub = tmp_path / "submission.py"
     sub.write_text(textwrap.dedent(source))
-    proc = run("-m", "judge", str(sub), "--problem", str(setter / "packages" / "runmean"), "--json", *extra,
-               mode=mode)
-    assert not sandbox_processes(sub), "a sandbox process outlived the judging"
-    assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+    return helpers.judge(sub, "--problem", str(setter / "packages" / "runmean"), *extra, mode=mode)
 
 
 CORRECT = """

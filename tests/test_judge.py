@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.inside.walls import landlock_abi
-
-from sandbox.sandbox import sandbox_processes as workers
+import helpers
+from helpers import ROOT, assert_nothing_left, processes_naming, run_judge
 from problems import all_problems
+from sandbox.inside.walls import landlock_abi
+from sandbox.sandbox import sandbox_processes
 
-ROOT = Path(__file__).resolve().parent.parent
 GQA = ROOT / "problems" / "gqa"
 SAMPLE = json.loads((GQA / "tests" / "001-sample.json").read_text())
 SAMPLE_INPUT = SAMPLE["input"]
@@ -55,13 +55,7 @@ def judge(tmp_path: Path, body: str, package: Path, *extra: str, header: str = H
     """Judge a submission whose method body is `body`; returns (exit code, JSON report)."""
     sub = tmp_path / "submission.py"
     sub.write_text(header + textwrap.indent(textwrap.dedent(body), " " * 8) if header else textwrap.dedent(body))
-    proc = subprocess.run(
-        [sys.executable, "-m", "judge", str(sub), "--problem", str(package), "--json", *extra],
-        capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, **(env or {})},
-    )
-    assert not workers(sub), "a sandbox process outlived the judging"
-    assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+    return helpers.judge(sub, "--problem", str(package), *extra, env=env)
 
 
 def test_reference_is_accepted(tmp_path, package):
@@ -145,8 +139,7 @@ def test_runtime_error_shows_own_frames(tmp_path, package):
     code, report = judge(tmp_path, "x = [1, 2]\nreturn x[5]\n", package)
     assert (code, report["verdict"]) == (1, "RE")
     assert report["tests"][0]["message"] == "IndexError: list index out of range"
-    text = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", str(package)],
-                          capture_output=True, text=True, cwd=ROOT).stdout
+    text = run_judge(tmp_path / "submission.py", "--problem", package).stdout
     assert 'File "submission.py", line 5, in grouped_query_attention' in text
     assert "runner.py" not in text and "server.py" not in text  # the judge's own frames are cut
     python = os.path.relpath(sys.executable, ROOT) if sys.executable.startswith(str(ROOT)) else sys.executable
@@ -169,7 +162,7 @@ def test_compile_errors(tmp_path, package, source, message):
 def test_wrong_method_name_is_a_usage_error(tmp_path):
     sub = tmp_path / "s.py"
     sub.write_text("class Solution:\n    def attention(self, X):\n        return X\n")
-    proc = subprocess.run([sys.executable, "-m", "judge", str(sub)], capture_output=True, text=True, cwd=ROOT)
+    proc = run_judge(sub)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith(f"error: {sub}: cannot tell the problem: its Solution defines attention")
     assert proc.stderr.count("\n") == 1
@@ -187,9 +180,10 @@ def test_wrong_method_name_is_a_usage_error(tmp_path):
 def test_usage_errors(argv, message):
     """One line and exit 2; the sandbox launched for the file before the line was parsed
     (judge/__main__.py) is gone too."""
-    proc = subprocess.run([sys.executable, "-m", "judge", *argv], capture_output=True, text=True, cwd=ROOT)
+    proc = run_judge(*argv)
     assert (proc.returncode, proc.stderr) == (2, message)
-    assert not workers(ROOT / argv[0]) and not workers(argv[0])
+    assert_nothing_left(ROOT / argv[0])
+    assert_nothing_left(argv[0])
 
 
 def test_busy_loop_is_time_limit_exceeded(tmp_path, package):
@@ -383,8 +377,7 @@ def test_stdout_is_captured_and_never_parsed(tmp_path, package):
     """
     sub = tmp_path / "submission.py"
     sub.write_text(HEADER + textwrap.indent(textwrap.dedent(body), " " * 8))
-    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = run_judge(sub, "--problem", package)
     assert proc.returncode == 1
     assert ("Verdict: WA (Wrong Answer) on test 001-sample: failed test 1 of 2 (stopped at the first failure; "
             "--all runs the rest)") in proc.stdout
@@ -412,8 +405,7 @@ def test_several_test_patterns_add_up(tmp_path, package):
 
 
 def test_json_usage_error_is_one_object_and_wa_has_a_message(tmp_path, package):
-    proc = subprocess.run([sys.executable, "-m", "judge", "/no/such.py", "--json"], capture_output=True, text=True,
-                          cwd=ROOT)
+    proc = run_judge("/no/such.py", "--json")
     assert (proc.returncode, json.loads(proc.stdout), proc.stderr) == (2, {"error": "/no/such.py: no such file"}, "")
     code, report = judge(tmp_path, "return np.zeros((2, 4))\n", package, "--tests", "001")
     assert report["message"] == report["tests"][0]["message"] != ""
@@ -422,8 +414,7 @@ def test_json_usage_error_is_one_object_and_wa_has_a_message(tmp_path, package):
 def test_traceback_shows_the_submissions_own_lines(tmp_path, package):
     sub = tmp_path / "submission.py"
     sub.write_text(HEADER + "        return helper(X)\n\ndef helper(X):\n    return X[10]\n")
-    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = run_judge(sub, "--problem", package)
     assert ('      File "submission.py", line 4, in grouped_query_attention\n        return helper(X)\n'
             '      File "submission.py", line 7, in helper\n        return X[10]\n') in proc.stdout
 
@@ -432,8 +423,7 @@ def test_output_flood_report_counts_every_line(tmp_path, package):
     code, report = judge(tmp_path, "for i in range(2 * 10 ** 6):\n    print(i)\n", package, "--tests", "001")
     assert report["verdict"] == "OLE"
     assert report["tests"][0]["message"] == "wrote 8388608 bytes to stdout/stderr, over the limit of 8 MiB"
-    text = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", str(package),
-                           "--tests", "001"], capture_output=True, text=True, cwd=ROOT).stdout
+    text = run_judge(tmp_path / "submission.py", "--problem", package, "--tests", "001").stdout
     lines = int(text.split(" lines in all, shortened)")[0].rsplit("(", 1)[1])
     assert lines == len("".join(f"{i}\n" for i in range(2 * 10 ** 6)).encode()[:8 << 20].splitlines())
 
@@ -456,23 +446,17 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert (proc.returncode, out, err) == (130, "", "interrupted\n")
-    assert not workers(sub) and not _processes_naming(sub)
+    assert_nothing_left(sub)
+    assert not processes_naming(sub)
 
 
 def _runs_of(path: Path) -> set[int]:
     """As root, the sandbox's processes that left root: its runs. As a user, whose runs keep its
     uid, the sandbox once it has a child beside bubblewrap's two processes and the fork server."""
-    found = workers(path)
+    found = sandbox_processes(path)
     if os.geteuid() != 0:
         return found if len(found) >= 4 else set()
-    runs = set()
-    for pid in found:
-        try:
-            if int(Path(f"/proc/{pid}/status").read_text().split("\nUid:")[1].split()[0]) != 0:
-                runs.add(pid)
-        except (OSError, IndexError, ValueError):
-            pass
-    return runs
+    return {pid for pid in found if helpers.uid(pid) not in (0, None)}
 
 
 @pytest.mark.parametrize("text, rule", [
@@ -495,13 +479,12 @@ def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, packa
     sub = tmp_path / "submission.py"
     sub.write_text((GQA / "reference.py").read_text())
     for extra in ([], ["--json"]):
-        proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(broken), *extra],
-                              capture_output=True, text=True, cwd=ROOT, timeout=600)
+        proc = run_judge(sub, "--problem", broken, *extra)
         message = json.loads(proc.stdout)["error"] if extra else proc.stderr.removeprefix("error: ")
         assert proc.returncode == 2 and message.startswith(f"{broken / 'tests' / '002-probe.json'}: {rule}"), \
             proc.stdout + proc.stderr
         assert (proc.stdout if not extra else proc.stderr) == "" and message.count("\n") <= 1
-        assert not _processes_naming(sub)
+        assert not processes_naming(sub)
 
 
 @pytest.mark.parametrize("layout", ["minified", "spaced", "indented", "expected first", "meta between"])
@@ -531,8 +514,7 @@ def test_a_kept_test_is_the_test_read_from_its_file(tmp_path, layout):
 
 
 def _verdicts(sub: Path, package: Path) -> list[str]:
-    proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--problem", str(package), "--json", "--all"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = run_judge(sub, "--problem", package, "--json", "--all")
     return [t["verdict"] for t in json.loads(proc.stdout)["tests"]]
 
 
@@ -569,28 +551,15 @@ def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
     assert kept.stat().st_ino != before and kept.read_bytes() != whole
 
 
-def _processes_naming(path: Path) -> list[int]:
-    """Pids of live processes whose command line names `path` (the judge and its test reader)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and str(path).encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            pass
-    return found
-
-
 def test_progress_lines_come_before_the_report():
     """--json --progress: a line per test as it is judged (the web page streams them), then the report."""
-    cmd = [sys.executable, "-m", "judge", str(GQA / "reference.py"), "--problem", "gqa", "--json", "--progress",
-           "--tests", "001", "002"]
-    lines = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600).stdout.splitlines()
+    args = [GQA / "reference.py", "--problem", "gqa", "--json", "--progress", "--tests", "001", "002"]
+    lines = run_judge(*args).stdout.splitlines()
     first, second, report = (json.loads(line) for line in lines)
     assert [(e["event"], e["index"], e["total"], e["name"], e["verdict"]) for e in (first, second)] == [
         ("test", 1, 2, "001-sample", "AC"), ("test", 2, 2, "002-edge", "AC")]
     assert report["verdict"] == "AC" and report["text"].startswith("Problem     gqa (P4497)")
-    alone = subprocess.run(cmd[:-5] + ["--progress"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    alone = run_judge(*args[:-5], "--progress")
     assert (alone.returncode, alone.stderr) == (2, "error: --progress goes with --json: its lines are JSON objects\n")
 
 
@@ -614,9 +583,8 @@ def test_runs_side_by_side_are_reported_in_test_order(tmp_path):
     assert [t["verdict"] for t in report["tests"]] == ["WA"] + ["AC"] * (len(names) - 1)
     code, report = judge(tmp_path, slow_wrong_sample, GQA, header="")
     assert (code, report["verdict"], [t["name"] for t in report["tests"]]) == (1, "WA", [names[0]])
-    proc = subprocess.run([sys.executable, "-m", "judge", str(tmp_path / "submission.py"), "--problem", "gqa", "--json",
-                           "--progress", "--all", "--tests", "001", "002", "003"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = run_judge(tmp_path / "submission.py", "--problem", "gqa", "--json", "--progress", "--all",
+                     "--tests", "001", "002", "003")
     events = [json.loads(line) for line in proc.stdout.splitlines()[:-1]]
     assert [(e["index"], e["name"][:3], e["verdict"]) for e in events] == [(1, "001", "WA"), (2, "002", "AC"),
                                                                             (3, "003", "AC")]

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT, is_python, judge, run_judge
 from sandbox.sandbox import sandbox_processes
 
-ROOT = Path(__file__).resolve().parent.parent
 GQA = ROOT / "problems" / "gqa"
 
 
@@ -41,14 +41,6 @@ def busy_cores():
     """Two busy loops per core for the test's duration."""
     with _busy(2):
         yield
-
-
-def judge(path: Path, *args: str, home: Path | None = None) -> tuple[int, dict]:
-    env = {**os.environ, **({"JUDGE_HOME": str(home)} if home else {})}
-    proc = subprocess.run([sys.executable, "-m", "judge", str(path), "--json", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=1800, env=env)
-    assert not sandbox_processes(path), "a sandbox process outlived the judging"
-    return proc.returncode, json.loads(proc.stdout)
 
 
 def submission(tmp_path: Path, body: str) -> Path:
@@ -123,17 +115,6 @@ class _Throttle:
         self.path.rmdir()
 
 
-def _pythons(pids: set[int]) -> set[int]:
-    found = set()
-    for pid in pids:
-        try:
-            if Path(f"/proc/{pid}/comm").read_text().startswith("python"):
-                found.add(pid)
-        except OSError:
-            pass
-    return found
-
-
 def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
     """A run given 1% of a CPU reaches neither its CPU limit (200 ms) nor the sleeper's (600 ms
     awake) before the cap (20 x 200 ms): no verdict, a rerun asked for, nothing recorded. The
@@ -157,7 +138,7 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
                                 env={**os.environ, "JUDGE_HOME": str(home)})
         throttle.limit(1)
         deadline = time.monotonic() + 60
-        while len(_pythons(sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        while sum(map(is_python, sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)  # the fork server is up (its numpy import done) once it has a child
         throttle.take(sandbox_processes(path))
         out, err = proc.communicate(timeout=600)
@@ -169,6 +150,5 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
         throttle.remove()
     assert (proc.returncode, json.loads(out)) == (2, {"error": "the machine is too busy to judge this run: rerun"}), err
     assert not sandbox_processes(path)
-    history = subprocess.run([sys.executable, "-m", "judge", "history", "--json"], capture_output=True, text=True,
-                             cwd=ROOT, env={**os.environ, "JUDGE_HOME": str(home)})
+    history = run_judge("history", "--json", env={"JUDGE_HOME": str(home)})
     assert json.loads(history.stdout) == [], history.stdout

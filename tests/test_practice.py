@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT, run_judge
 from problems import all_problems
 
-ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
 WRONG = ROOT / "solutions" / "gqa" / "wrong_answer" / "no_scale.py"
 
@@ -24,8 +24,7 @@ def home(tmp_path) -> Path:
 
 
 def judge(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=1800, env={**os.environ, "JUDGE_HOME": str(home)})
+    return run_judge(*args, env={"JUDGE_HOME": str(home)})
 
 
 def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrites(tmp_path, home):

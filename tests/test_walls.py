@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT, age, assert_nothing_left, is_python, parent, run_judge, status
 from sandbox.box import BASE_UID, UIDS_PER_BOX
 from sandbox.sandbox import sandbox_processes
 
-ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile"
 REFERENCE = (ROOT / "problems" / "gqa" / "reference.py").read_bytes()
 SETTINGS = ["kernel/core_pattern", "kernel/pid_max", "fs/file-max", "kernel/hostname", "vm/overcommit_memory"]
@@ -42,12 +42,9 @@ def checkout_state() -> str:
 def judge(sub: Path, *extra: str, mode: str = "auto", text: bool = False, problem: str = "gqa") -> tuple[int, dict | str]:
     """Judge `sub` (on gqa) through the real entry point, checking what every judging must hold."""
     before, machine = checkout_state(), settings()
-    proc = subprocess.run(
-        [sys.executable, "-m", "judge", str(sub), "--problem", problem, *extra, *([] if text else ["--json"])],
-        capture_output=True, cwd=ROOT, timeout=1800, env={**os.environ, "JUDGE_SANDBOX": mode},
-    )
+    proc = run_judge(sub, "--problem", problem, *extra, *([] if text else ["--json"]), mode=mode, text=False)
     assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")
-    assert not sandbox_processes(sub), "a sandbox process outlived the judging"
+    assert_nothing_left(sub)
     assert checkout_state() == before, "the checkout changed"
     assert settings() == machine, "a global setting changed"
     assert b"Traceback" not in proc.stderr
@@ -204,8 +201,7 @@ def test_a_checkout_under_usr_stays_hidden(tmp_path, mode):
 def test_a_package_given_by_a_path_the_sandbox_shows_is_refused(mode):
     with folder_in("/usr/local/src") as place:
         shutil.copytree(ROOT / "problems" / "gqa", place / "gqa", ignore=shutil.ignore_patterns("__pycache__"))
-        proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", str(place / "gqa")],
-                              capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "JUDGE_SANDBOX": mode})
+        proc = run_judge(HOSTILE / "snoop.py", "--problem", place / "gqa", mode=mode)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (f"error: {place}/gqa lies inside /usr, which the sandbox shows: move the problem package "
                            "out of the system's folders\n")
@@ -346,8 +342,7 @@ def test_parse_bombs_are_one_line_compile_errors(tmp_path, bomb, messages, named
         assert (code, report["verdict"]) == (1, "CE")
         assert report["message"].splitlines()[0] in messages
     else:
-        proc = subprocess.run([sys.executable, "-m", "judge", str(sub), "--json"], capture_output=True, text=True,
-                              cwd=ROOT, timeout=600)
+        proc = run_judge(sub, "--json")
         assert json.loads(proc.stdout)["message"].splitlines()[0] in messages
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
 
@@ -415,14 +410,12 @@ def test_a_seccomp_binding_that_cannot_load_inside_is_refused_in_one_line(tmp_pa
     which builds the filter for its fork servers, has none to give; the fork server says it has
     no seccomp, and the judge refuses before any run."""
     (tmp_path / "pyseccomp.py").write_text("raise ImportError('libseccomp.so.2: cannot open shared object file')\n")
-    proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    proc = run_judge(HOSTILE / "snoop.py", "--problem", "gqa", env={"PYTHONPATH": str(tmp_path)})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: the seccomp binding (Python package pyseccomp, which needs the system's "
                                   "libseccomp) cannot be imported by ")
     assert proc.stderr.count("\n") == 1
-    assert not sandbox_processes(HOSTILE / "snoop.py")
+    assert_nothing_left(HOSTILE / "snoop.py")
 
 
 def _damaged(program: bytes) -> dict[str, bytes]:
@@ -456,8 +449,7 @@ def test_a_damaged_stored_seccomp_program_is_built_again(damage):
 
 
 def test_an_unknown_sandbox_mode_is_refused():
-    proc = subprocess.run([sys.executable, "-m", "judge", str(HOSTILE / "snoop.py"), "--problem", "gqa"],
-                          capture_output=True, text=True, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": "off"})
+    proc = run_judge(HOSTILE / "snoop.py", "--problem", "gqa", mode="off")
     assert (proc.returncode, proc.stderr) == (2, "error: JUDGE_SANDBOX=off: expected one of auto, bwrap, landlock, none\n")
 
 
@@ -485,8 +477,8 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
                              "--tests", "001", "002"], stdout=subprocess.PIPE, cwd=ROOT)
     killed = None
     for _ in range(1000):  # the fork server: the parent of a Python child that has run for 0.5 s
-        pythons = {pid for pid in sandbox_processes(sub) if _is_python(pid)}
-        servers = [_parent(pid) for pid in pythons if _parent(pid) in pythons and _age(pid) > 0.5]
+        pythons = {pid for pid in sandbox_processes(sub) if is_python(pid)}
+        servers = [parent(pid) for pid in pythons if parent(pid) in pythons and age(pid) > 0.5]
         if servers:
             killed = servers[0]
             os.kill(killed, 9)
@@ -512,11 +504,10 @@ def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
                             stdout=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": mode})
     seen = None
     for _ in range(1000):  # a run under way: a Python child of the fork server, past its walls
-        # (by name: a non-dumpable process's exe link is not readable to an unprivileged user)
-        pythons = {pid for pid in sandbox_processes(sub) if _status(pid).get("Name", "").startswith("python")}
-        pairs = [(_parent(pid), pid) for pid in pythons if _parent(pid) in pythons and _age(pid) > 0.5]
+        pythons = {pid for pid in sandbox_processes(sub) if is_python(pid)}
+        pairs = [(parent(pid), pid) for pid in pythons if parent(pid) in pythons and age(pid) > 0.5]
         if pairs:
-            seen = [_status(pid) for pid in pairs[0]]
+            seen = [status(pid) for pid in pairs[0]]
             break
         time.sleep(0.02)
     proc.wait(timeout=600)
@@ -524,36 +515,6 @@ def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
     server, child = seen
     assert (server["Seccomp"], server["Seccomp_filters"], server["NoNewPrivs"]) == ("2", "1", "1")
     assert (child["Seccomp"], child["Seccomp_filters"], child["NoNewPrivs"]) == ("2", "2", "1")
-
-
-def _status(pid: int) -> dict[str, str]:
-    try:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    except OSError:  # it has just ended
-        return {}
-    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)}
-
-
-def _is_python(pid: int) -> bool:
-    try:
-        return os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("python")
-    except OSError:
-        return False
-
-
-def _age(pid: int) -> float:
-    try:
-        start = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
-        return float(Path("/proc/uptime").read_text().split()[0]) - start / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def _parent(pid: int) -> int | None:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def test_nothing_of_the_sandbox_is_left_when_close_returns():

@@ -1,0 +1,91 @@
+"""What several test files share: judging a file through the real command (`python -m judge`, as a
+user runs it), and finding processes by their command line in /proc, to tell that a judging left
+nothing running."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sandbox.sandbox import sandbox_processes
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT_S = 1800  # a judging that hangs fails its test, not the whole suite
+
+
+def run_judge(*args: str | Path, mode: str | None = None, env: dict[str, str] | None = None,
+              text: bool = True) -> subprocess.CompletedProcess:
+    """`python -m judge ARGS` from the checkout, its output captured. `mode`: JUDGE_SANDBOX;
+    `env`: added to this process's environment."""
+    extra = {**({"JUDGE_SANDBOX": mode} if mode is not None else {}), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=text,
+                          cwd=ROOT, timeout=TIMEOUT_S, env={**os.environ, **extra})
+
+
+def judge(path: Path, *args: str, mode: str | None = None, env: dict[str, str] | None = None) -> tuple[int, dict]:
+    """Judge `path` with --json: (exit code, report). Nothing of its sandbox may outlive the
+    judging, and the report is one line."""
+    proc = run_judge(path, "--json", *args, mode=mode, env=env)
+    assert_nothing_left(path)
+    assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def assert_nothing_left(path: Path | str) -> None:
+    """No process of the sandboxes of `path` (found by the label they carry in `ps`) is running."""
+    assert not sandbox_processes(path), "a sandbox process outlived the judging"
+
+
+def processes_naming(path: Path | str) -> set[int]:
+    """Pids of live processes whose command line names `path`: a judge of it, say (its sandbox's
+    processes carry a label instead: sandbox_processes)."""
+    needle = str(path).encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and needle in (entry / "cmdline").read_bytes():
+                found.add(int(entry.name))
+        except OSError:  # it has just ended
+            pass
+    return found
+
+
+def status(pid: int) -> dict[str, str]:
+    """/proc/PID/status as a dict ({} once the process has ended)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    return {key: value.strip() for key, _, value in (line.partition(":") for line in lines)}
+
+
+def is_python(pid: int) -> bool:
+    """By name: a non-dumpable process's exe link is not readable to an unprivileged user."""
+    return status(pid).get("Name", "").startswith("python")
+
+
+def uid(pid: int) -> int | None:
+    """The process's real uid, None once it has ended."""
+    try:
+        return int(status(pid)["Uid"].split()[0])
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def age(pid: int) -> float:
+    """Seconds since the process started (0 once it has ended)."""
+    try:
+        start = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        return float(Path("/proc/uptime").read_text().split()[0]) - start / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
