@@ -402,7 +402,7 @@ def test_fallback_without_namespaces_still_walls_the_run(tmp_path, package):
 
 def test_transposed_output_is_named(tmp_path, package):
     code, report = judge(tmp_path, "return np.zeros((4, 2))\n", package, "--tests", "002")
-    assert report["tests"][0]["message"] == "returned shape (4, 2), expected (2, 4) (it looks transposed: return O, not O.T)"
+    assert report["tests"][0]["message"] == "returned shape (4, 2), expected (2, 4) (it looks transposed: the axes in reverse order)"
 
 
 def test_several_test_patterns_add_up(tmp_path, package):
@@ -681,3 +681,18 @@ def test_arrays_that_are_not_numbers_are_refused(value, error):
 
     with pytest.raises(error):
         encode_array(value)
+
+
+@pytest.mark.parametrize("got, expected, hint", [
+    ((4, 2), (2, 4), "it looks transposed: the axes in reverse order"),
+    ((4,), (1, 4), "an axis of length 1 is missing: a squeeze dropped it"),
+    ((3, 4), (3, 1, 4), "an axis of length 1 is missing: a squeeze dropped it"),
+    ((8,), (2, 4), "the right number of elements: reshape it"),
+])
+def test_a_wrong_shape_is_named_with_what_it_looks_like(got, expected, hint):
+    import numpy as np
+
+    from grading.checker import compare
+
+    check = compare(np.zeros(got), np.zeros(expected), 1e-6, 1e-6)
+    assert not check.ok and check.message.endswith(f"({hint})"), check.message
