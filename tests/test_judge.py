@@ -455,7 +455,7 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     assert _runs_of(sub), "the run never started"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
-    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
     assert not workers(sub) and not _processes_naming(sub)
 
 
