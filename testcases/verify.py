@@ -236,8 +236,9 @@ def check_accepted(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]
 
     The margin is measured in user time, the solution's own work: system time here is mostly the
     kernel filling the pages a solution touches, whose cost a virtual machine's host varies
-    (docs/tests.md); the limit itself still counts both. Other processes on the machine only ever add CPU time (shared caches
-    and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
+    (docs/tests.md); the limit itself still counts both. Other processes on the machine only ever
+    add CPU time (shared caches and cores), so a solution over the budget is judged again, up to
+    MEASUREMENTS runs in all, and
     each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
     return _judged_within(entry, problem, problem.accepted_divisor or TIME_MULTIPLIER, "accepted solution's")
