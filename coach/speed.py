@@ -20,8 +20,8 @@ TIMING = "2"
 
 
 def _machine() -> str:
-    """This machine's name and CPU model. platform.processor() is asked only where /proc/cpuinfo
-    names no model: on Linux it runs `uname -p`, a program started for every AC (~7 ms)."""
+    """This machine's name and CPU model (platform.processor() only where /proc/cpuinfo names
+    none: on Linux it starts `uname -p`)."""
     try:
         with open("/proc/cpuinfo") as f:
             model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), None)

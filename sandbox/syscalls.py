@@ -48,16 +48,15 @@ _PER_RUN = ("memfd_create", "pidfd_open", "setgroups", "setresgid", "setresuid",
 
 
 def compile_filter(sc) -> tuple[bytes, tuple[bytes, tuple[int, ...]]]:
-    """The seccomp program as BPF in two parts, built once per judge process (libseccomp takes
-    ~3 ms to build it, which every run would pay).
+    """The seccomp program as BPF in two parts, built once and kept (seccomp.py): libseccomp's
+    build would cost every run.
 
     The shared part denies what neither a run nor the fork server needs; the fork server loads it
     into itself once, and every child inherits it. Each run's child then adds its own part: the
     calls the fork server needs (processes, memfds, pidfds, signals to its children) and those a
     child makes while it puts its walls up (identity, limits, dumpable), with the run's pid
-    written at the given offsets (`load_filter`). The kernel checks and compiles a program at
-    every load: the whole one (176 instructions) cost each child 0.45-0.8 ms, its own part (~50)
-    ~0.12 ms. Together the two deny what the whole one did."""
+    written at the given offsets (`load_filter`). The kernel compiles a program at every load, so
+    each child loads only its own part (docs/sandbox.md). Together the two deny what one would."""
     shared = _exported(_shared_filter(sc))
     run = _own_process_prefix(sc, PID_SENTINEL) + _exported(_run_filter(sc, PID_SENTINEL))
     # struct sock_filter {u16 code; u8 jt, jf; u32 k}: the constant k sits at offset 4

@@ -23,8 +23,7 @@ NOBODY = 65534  # the unprivileged host uid a run executes as whenever the judge
 
 # executable: the interpreter's real path; binds: (host path, path in the sandbox) of it, its
 # standard library and libpython; hide: directories inside those binds to cover with an empty one;
-# site: numpy (and numpy.libs) as (host path, name under INSIDE_SITE). A named tuple, not a
-# dataclass: this module is imported before the sandbox is launched, dataclasses takes ~7 ms.
+# site: numpy (and numpy.libs) as (host path, name under INSIDE_SITE).
 Interpreter = namedtuple("Interpreter", "executable binds hide site")
 
 

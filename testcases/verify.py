@@ -234,11 +234,11 @@ def check_accepted(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]
     """Rule 3: AC on every test; a warning when the slowest is over limit / 5 of user CPU time (the
     limit should leave slack for slower correct solutions and slower machines).
 
-    The margin is measured in user time, the solution's own work. System time here is mostly the
-    kernel filling the pages a solution touches, and on a virtual machine the host can make the
-    same 2,100 page faults cost 16 ms or 290 ms (measured on this project's machines); the limit
-    itself still counts both. Other processes on the machine only ever add CPU time (shared caches
-    and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
+    The margin is measured in user time, the solution's own work: system time here is mostly the
+    kernel filling the pages a solution touches, whose cost a virtual machine's host varies
+    (docs/tests.md); the limit itself still counts both. Other processes on the machine only ever
+    add CPU time (shared caches and cores), so a solution over the budget is judged again, up to
+    MEASUREMENTS runs in all, and
     each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
     return _judged_within(entry, problem, problem.accepted_divisor or TIME_MULTIPLIER, "accepted solution's")
