@@ -1,0 +1,192 @@
+"""sandbox/outcome.py's outcome_of and grading/verdict.py's classify, on made-up reports (no sandbox):
+what the fork server says about a run, checked field by field, and the verdict its limits, exit
+and own report decide, in their order of precedence."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from grading.verdict import Verdict, classify
+from sandbox.errors import MachineBusy, SandboxLost
+from sandbox.outcome import FILE_LIMIT_BYTES, Limits, RunOutcome, outcome_of
+
+STATUS = {"cpu_ms": 120.0, "user_ms": 100.0, "wall_ms": 150.0, "peak_rss_kb": 81920, "base_rss_kb": 30720,
+          "output_size": 5, "output_lines": 1, "exit_code": 0}
+PARTS = [b'{"status": "ok"}\n', b"hello"]
+
+
+def test_a_status_becomes_the_run_s_outcome():
+    outcome = outcome_of(STATUS, PARTS)
+    assert (outcome.cpu_ms, outcome.user_ms, outcome.wall_ms) == (120.0, 100.0, 150.0)
+    assert outcome.memory_mb == 50.0  # the peak less what the child had when its walls went up
+    assert (outcome.result, outcome.output, outcome.output_size, outcome.exit_code) == (PARTS[0], b"hello", 5, 0)
+    assert (outcome.ended_for, outcome.signal, outcome.setup_error, outcome.judge_ended) == (None, None, None, False)
+
+
+def test_memory_below_the_baseline_counts_as_none():
+    assert outcome_of({**STATUS, "peak_rss_kb": 1000, "base_rss_kb": 2000}, PARTS).memory_mb == 0
+
+
+def test_user_time_never_exceeds_the_cpu_time_charged():
+    assert outcome_of({**STATUS, "user_ms": 500.0}, PARTS).user_ms == 120.0
+
+
+def test_a_setup_error_is_kept_short():
+    assert outcome_of({**STATUS, "setup_error": "x" * 5000}, PARTS).setup_error == "x" * 2000
+
+
+def test_the_signal_and_the_judge_s_end_are_carried():
+    outcome = outcome_of({**STATUS, "exit_code": None, "signal": 9, "judge_ended": True}, PARTS)
+    assert (outcome.exit_code, outcome.signal, outcome.judge_ended) == (None, 9, True)
+
+
+MALFORMED = "the fork server's report is malformed"
+
+
+@pytest.mark.parametrize(("change", "parts", "why"), [
+    ({"cpu_ms": None}, PARTS, " (Status.cpu_ms is not float)"),  # a field of another type
+    ({"cpu_ms": "120"}, PARTS, " (Status.cpu_ms is not float)"),
+    ({"peak_rss_kb": 1.5}, PARTS, " (Status.peak_rss_kb is not int)"),
+    ({"exit_code": True}, PARTS, " (Status.exit_code is not int | None)"),
+    ({"cpu_ms": float("nan")}, PARTS, " (Status.cpu_ms is not float)"),
+    ({"judge_ended": 1}, PARTS, " (Status.judge_ended is not bool)"),
+    ({"output_size": -1}, PARTS, ""),  # a negative figure
+    ({"wall_ms": -0.5}, PARTS, ""),
+    ({"base_rss_kb": -1}, PARTS, ""),
+    ({"ended_for": "boredom"}, PARTS, ""),  # a reason the fork server never gives
+    ({}, PARTS[:1], ""),  # the result and output frames, not both
+    ({}, PARTS + [b""], ""),
+])
+def test_a_malformed_status_is_a_lost_sandbox(change, parts, why):
+    with pytest.raises(SandboxLost) as raised:
+        outcome_of({**STATUS, **change}, parts)
+    assert (str(raised.value), raised.value.timed_out) == (MALFORMED + why, False)
+
+
+@pytest.mark.parametrize("field", sorted(STATUS.keys() - {"exit_code"}))
+def test_a_status_missing_a_field_is_a_lost_sandbox(field):
+    with pytest.raises(SandboxLost) as raised:
+        outcome_of({k: v for k, v in STATUS.items() if k != field}, PARTS)
+    assert str(raised.value) == f"{MALFORMED} (Status has no {field})"
+
+
+def test_a_run_ended_at_the_wall_clock_cap_is_the_machine_s_doing():
+    with pytest.raises(MachineBusy, match="^the machine is too busy to judge this run: rerun$"):
+        outcome_of({**STATUS, "ended_for": "busy"}, PARTS)
+
+
+@pytest.mark.parametrize("reason", ["cpu", "sleeping", "lingering"])
+def test_the_other_reasons_to_end_a_run_are_kept(reason):
+    assert outcome_of({**STATUS, "ended_for": reason}, PARTS).ended_for == reason
+
+
+# -- classify ---------------------------------------------------------------------------------
+
+LIMITS = Limits(cpu_ms=1000, memory_mb=256)
+EXCEPTION = {"status": "exception", "phase": "call", "message": "ValueError: no"}
+
+
+def run(**changes) -> RunOutcome:
+    fields = dict(cpu_ms=100.0, user_ms=90.0, wall_ms=120.0, memory_mb=10.0, ended_for=None, exit_code=0, signal=None,
+                  output_size=0, output_lines=0, output=b"", result=b"")
+    return RunOutcome(**{**fields, **changes})
+
+
+EVERYTHING = dict(cpu_ms=1500.0, output_size=FILE_LIMIT_BYTES, memory_mb=300.0, signal=signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("cleared", "expected"), [
+    ((), (Verdict.TLE, "used 1500 ms of CPU time, over the limit of 1000 ms")),  # everything at once: time first
+    (("cpu_ms",), (Verdict.OLE, "wrote 8388608 bytes to stdout/stderr, over the limit of 8 MiB")),
+    (("cpu_ms", "output_size"), (Verdict.MLE, "peak memory 300 MiB, over the limit of 256 MiB")),
+    (("cpu_ms", "output_size", "memory_mb"), (Verdict.RE, "ValueError: no")),  # the exception before the signal
+    (("cpu_ms", "output_size", "memory_mb", "signal"), (Verdict.RE, "ValueError: no")),
+])
+def test_time_then_output_then_memory_then_the_exception(cleared, expected):
+    outcome = run(**{k: v for k, v in EVERYTHING.items() if k not in cleared})
+    assert classify(outcome, EXCEPTION, LIMITS) == expected
+
+
+def test_a_sleeper_is_tle_before_its_output_counts():
+    assert classify(run(ended_for="sleeping", wall_ms=3500.0, output_size=FILE_LIMIT_BYTES), {}, LIMITS) == (
+        Verdict.TLE, "sleeping or blocked: ended after 3.5 s of wall-clock time, 3 s of it neither running nor "
+                     "waiting for a CPU (CPU 100 ms)")
+
+
+@pytest.mark.parametrize(("outcome", "verdict"), [
+    (run(cpu_ms=1000.0), None),  # at the limit is within it
+    (run(cpu_ms=1000.5), Verdict.TLE),
+    (run(signal=signal.SIGXCPU), Verdict.TLE),
+    (run(ended_for="cpu"), Verdict.TLE),
+    (run(output_size=FILE_LIMIT_BYTES - 1), None),
+    (run(output_size=FILE_LIMIT_BYTES), Verdict.OLE),
+    (run(signal=signal.SIGXFSZ), Verdict.OLE),
+    (run(memory_mb=256.0), None),
+    (run(memory_mb=256.5), Verdict.MLE),
+])
+def test_the_limits_and_their_edges(outcome, verdict):
+    assert classify(outcome, {"status": "ok"}, LIMITS)[0] == verdict
+
+
+def test_a_memory_error_is_mle_whatever_the_peak():
+    assert classify(run(), {"status": "memory"}, LIMITS) == (
+        Verdict.MLE, "peak memory 10 MiB, over the limit of 256 MiB (MemoryError raised)")
+
+
+@pytest.mark.parametrize(("phase", "message"), [
+    ("call", "ValueError: no"),
+    ("init", "ValueError: no while constructing Solution()"),
+    ("import", "ValueError: no while importing the file"),
+    ("compile", "ValueError: no while compiling the file"),
+    ("lookup", "ValueError: no while looking up the method"),
+    ("step 3", "ValueError: no in step 3 (counting from 0)"),
+    ("elsewhere", "ValueError: no"),  # a phase the runner never names adds nothing
+    (None, "ValueError: no"),
+    (["import"], "ValueError: no"),
+])
+def test_an_exception_says_where(phase, message):
+    assert classify(run(), {**EXCEPTION, "phase": phase}, LIMITS) == (Verdict.RE, message)
+
+
+@pytest.mark.parametrize(("message", "shown"), [
+    ("x" * 5000, "x" * 4000),  # the run's own text, kept short
+    (7, "an exception"),  # not text: the default
+    (None, "an exception"),
+])
+def test_an_exception_s_message_is_the_run_s_claim(message, shown):
+    assert classify(run(), {"status": "exception", "phase": "call", "message": message}, LIMITS) == (Verdict.RE, shown)
+
+
+@pytest.mark.parametrize(("outcome", "report", "expected"), [
+    (run(signal=signal.SIGKILL), {"status": "invalid"}, (Verdict.RE, "killed by signal SIGKILL")),
+    (run(signal=signal.SIGSEGV), {}, (Verdict.RE, "killed by signal SIGSEGV")),
+    (run(), {"status": "invalid", "message": "not numbers"}, (Verdict.WA, "not numbers")),
+    (run(), {"status": "lookup", "message": "class Solution has no method f()"},
+     (Verdict.RE, "class Solution has no method f()")),
+    (run(exit_code=3), {}, (Verdict.RE, "the process exited (code 3) before the method returned a result")),
+    (run(), {"status": "ok"}, (None, "")),  # the values decide
+])
+def test_then_the_signal_the_answer_and_the_exit(outcome, report, expected):
+    assert classify(outcome, report, LIMITS) == expected
+
+
+EXITED = "the process exited (code 0) before the method returned a result"
+
+
+@pytest.mark.parametrize(("status", "expected"), [
+    ("ok", (None, "")),
+    ("invalid", (Verdict.WA, "the returned value is not an array of numbers")),
+    ("exception", (Verdict.RE, "an exception while importing the file")),
+    ("lookup", (Verdict.RE, "")),
+    ("memory", (Verdict.MLE, "peak memory 10 MiB, over the limit of 256 MiB (MemoryError raised)")),
+    ("CE", (Verdict.RE, EXITED)),
+    ("JE", (Verdict.RE, EXITED)),
+    ("AC", (Verdict.RE, EXITED)),
+    (None, (Verdict.RE, EXITED)),
+    (7, (Verdict.RE, EXITED)),
+])
+def test_a_forged_report_never_gives_ce_je_or_ac(status, expected):
+    """The report is the run's own claim: it can only make its own verdict RE, MLE or WA."""
+    assert classify(run(), {"status": status, "phase": "import"}, LIMITS) == expected
