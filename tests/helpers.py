@@ -16,13 +16,22 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 1800  # a judging that hangs fails its test, not the whole suite
 
 
+def judge_command(*args: str | Path) -> list[str]:
+    """`python -m judge ARGS` as an argv, for a judge that a test starts and steers itself (Popen)."""
+    return [sys.executable, "-m", "judge", *map(str, args)]
+
+
+def judge_env(mode: str | None = None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment, with `mode` as JUDGE_SANDBOX and `env` added."""
+    return {**os.environ, **({"JUDGE_SANDBOX": mode} if mode is not None else {}), **(env or {})}
+
+
 def run_judge(*args: str | Path, mode: str | None = None, env: dict[str, str] | None = None,
               text: bool = True) -> subprocess.CompletedProcess:
     """`python -m judge ARGS` from the checkout, its output captured. `mode`: JUDGE_SANDBOX;
     `env`: added to this process's environment."""
-    extra = {**({"JUDGE_SANDBOX": mode} if mode is not None else {}), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=text,
-                          cwd=ROOT, timeout=TIMEOUT_S, env={**os.environ, **extra})
+    return subprocess.run(judge_command(*args), capture_output=True, text=text, cwd=ROOT, timeout=TIMEOUT_S,
+                          env=judge_env(mode, env))
 
 
 def judge(path: Path, *args: str, mode: str | None = None, env: dict[str, str] | None = None) -> tuple[int, dict]:
@@ -73,6 +82,19 @@ def uid(pid: int) -> int | None:
         return int(status(pid)["Uid"].split()[0])
     except (KeyError, IndexError, ValueError):
         return None
+
+
+def state(pid: int) -> str:
+    """The one-letter state (R, S, Z...), "gone" once the process is reaped."""
+    return status(pid).get("State", "gone").split()[0]
+
+
+def children(pid: int) -> list[int]:
+    """The process's children, by its main thread's list ([] once it has ended)."""
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 def parent(pid: int) -> int | None:

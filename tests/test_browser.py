@@ -9,14 +9,13 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, judge_command
+
 SHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
@@ -35,8 +34,7 @@ def server(tmp_path_factory):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "judge", "serve", "--port", str(port), "--token", TOKEN,
-         "--practice", str(work / "practice")],
+        judge_command("serve", "--port", str(port), "--token", TOKEN, "--practice", work / "practice"),
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, JUDGE_HOME=str(work / "home")))
     url = process.stdout.readline().strip()

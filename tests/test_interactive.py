@@ -85,7 +85,7 @@ def test_a_wrong_step_is_named_with_its_values(setter, tmp_path):
     assert (code, report["verdict"], first["name"], first["step"]) == (1, "WA", "001-sample", 1)
     assert first["message"] == ("step t = 1 (of 0..2): element 0: expected 2.0, got 4.0 (error 2 > allowed 2e-09); "
                                 "2 of 2 elements differ")
-    text = run("-m", "judge", str(wrong), "--problem", str(setter / "packages" / "runmean")).stdout
+    text = helpers.run_judge(wrong, "--problem", setter / "packages" / "runmean").stdout
     assert "  step:     1 (the call for row 1 of the input; the steps before it were right)" in text
 
 
@@ -200,7 +200,7 @@ def test_lingering_after_the_last_step_is_ended(setter, tmp_path, mode):
 def test_practice_run_shows_the_answered_steps_beside_the_reference(setter, tmp_path):
     wrong = SOURCE / "solutions" / "runmean" / "wrong_answer" / "mean_of_previous_rows.py"
     package = str(setter / "packages" / "runmean")
-    shown = run("-m", "judge", "run", str(wrong), "--problem", package).stdout
+    shown = helpers.run_judge("run", wrong, "--problem", package).stdout
     assert f"-m judge run {wrong} --problem {package}\n" in shown
     assert "  your run answered steps 0-1 of 0-2 (a wrong step ends it)\n" in shown
     assert "  rows 0-1, columns 0-1 of (2, 2); 2 element(s) differ, marked *\n" in shown

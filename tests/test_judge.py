@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import helpers
-from helpers import ROOT, assert_nothing_left, processes_naming, run_judge
+from helpers import ROOT, assert_nothing_left, judge_command, processes_naming, run_judge
 from problems import all_problems
 from sandbox.inside.walls import landlock_abi
 from sandbox.sandbox import sandbox_processes
@@ -437,7 +437,7 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     toml.write_text(toml.read_text().replace("time_limit_ms = 1000", "time_limit_ms = 60000"))
     sub = tmp_path / "submission.py"
     sub.write_text(HEADER + "        import time\n        time.sleep(300)\n")
-    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", str(slow)],
+    proc = subprocess.Popen(judge_command(sub, "--problem", slow),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = time.monotonic() + 120
     while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:
@@ -461,7 +461,7 @@ def test_an_interrupt_stops_a_judging_even_from_a_background_shell(tmp_path, pac
     sub = tmp_path / "submission.py"
     sub.write_text(HEADER + "        import time\n        time.sleep(300)\n")
     ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if how.startswith("SIGINT") else None
-    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", str(slow)], preexec_fn=ignore,
+    proc = subprocess.Popen(judge_command(sub, "--problem", slow), preexec_fn=ignore,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = time.monotonic() + 120
     while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, is_python, judge, run_judge
+from helpers import ROOT, is_python, judge, judge_command, judge_env, run_judge
 from sandbox.sandbox import sandbox_processes
 
 GQA = ROOT / "problems" / "gqa"
@@ -133,9 +133,9 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
     throttle = _Throttle(f"judge-test-{os.getpid()}")
     proc = None
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "judge", str(path), "--problem", str(package), "--json"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                                env={**os.environ, "JUDGE_HOME": str(home)})
+        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json"), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                env=judge_env(env={"JUDGE_HOME": str(home)}))
         throttle.limit(1)
         deadline = time.monotonic() + 60
         while sum(map(is_python, sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:

@@ -7,13 +7,14 @@ submissions); its tests are generated into a temporary copy, as a problem setter
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import helpers
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "newproblem"
@@ -56,9 +57,8 @@ def test_verify_holds(setter):
     ("run_time_error", "crash.py", "RE"),
 ])
 def test_judge_gives_the_folders_verdict(setter, folder, name, verdict):
-    judged = run("-m", "judge", str(setter / "solutions" / "softmax" / folder / name),
-                 "--problem", str(setter / "packages" / "softmax"), "--json")
-    report = json.loads(judged.stdout)
+    _, report = helpers.judge(setter / "solutions" / "softmax" / folder / name, "--problem",
+                              str(setter / "packages" / "softmax"))
     assert (report["problem"], report["verdict"], report["total"]) == ("softmax", verdict, 6)
 
 

@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, run_judge
+from helpers import ROOT, judge_command, judge_env, run_judge
 from problems import all_problems
 
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
@@ -66,8 +64,8 @@ def test_list_follows_the_history(home):
 
 
 def test_history_records_every_judging_even_two_at_once(home):
-    runs = [subprocess.Popen([sys.executable, "-m", "judge", str(f), "--tests", "001"], cwd=ROOT,
-                             stdout=subprocess.DEVNULL, env={**os.environ, "JUDGE_HOME": str(home)})
+    runs = [subprocess.Popen(judge_command(f, "--tests", "001"), cwd=ROOT, stdout=subprocess.DEVNULL,
+                             env=judge_env(env={"JUDGE_HOME": str(home)}))
             for f in (REFERENCE, WRONG)]
     assert sorted(p.wait(timeout=1800) for p in runs) == [0, 1]
     rows = json.loads(judge(home, "history", "gqa", "--json").stdout)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, age, assert_nothing_left, is_python, parent, run_judge, status
+from helpers import (ROOT, age, assert_nothing_left, children, is_python, judge_command, judge_env, parent, run_judge,
+                     state, status)
 from sandbox.box import BASE_UID, UIDS_PER_BOX
 from sandbox.sandbox import sandbox_processes
 
@@ -270,9 +271,9 @@ def test_scheduling_priority_and_limits_of_others_are_refused(mode):
 def test_a_task_swarm_is_capped_and_costs_no_one_else(mode):
     """A run starts at most 64 tasks (RLIMIT_NPROC over a uid of its own, or in a user namespace),
     while a correct judging beside it, on the same machine at the same time, is AC."""
-    swarm = subprocess.Popen([sys.executable, "-m", "judge", str(HOSTILE / "task_swarm.py"), "--problem", "gqa",
-                              "--tests", "001", "002", "--all", "--json"], stdout=subprocess.PIPE, text=True, cwd=ROOT,
-                             env={**os.environ, "JUDGE_SANDBOX": mode})
+    swarm = subprocess.Popen(judge_command(HOSTILE / "task_swarm.py", "--problem", "gqa", "--tests", "001", "002",
+                                           "--all", "--json"), stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                             env=judge_env(mode))
     code, honest = judge(ROOT / "problems" / "gqa" / "reference.py", mode=mode)
     report = json.loads(swarm.communicate(timeout=1800)[0])
     assert (code, honest["verdict"]) == (0, "AC")
@@ -319,8 +320,8 @@ def test_huge_source_is_a_compile_error_in_seconds_with_small_judge_memory(tmp_p
     # the judge's own peak, measured by a fresh parent whose only child it is
     measure = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True); "
                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    peak = int(subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "judge", str(sub), "--problem",
-                               "gqa"], capture_output=True, text=True, cwd=ROOT, timeout=600).stdout)
+    peak = int(subprocess.run([sys.executable, "-c", measure, *judge_command(sub, "--problem", "gqa")],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600).stdout)
     assert 0 < peak < 200 << 10, f"judge peak RSS {peak} KiB"
 
 
@@ -473,8 +474,8 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
     sub.write_text("import time\nclass Solution:\n    def grouped_query_attention(self, X, *rest):\n"
                    "        if len(X) == 2 and len(X[0]) == 4:\n            time.sleep(2)\n"
                    "        return [[0.0] * len(X[0])] * len(X)\n")
-    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", "gqa", "--json", "--all",
-                             "--tests", "001", "002"], stdout=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(judge_command(sub, "--problem", "gqa", "--json", "--all", "--tests", "001", "002"),
+                            stdout=subprocess.PIPE, cwd=ROOT)
     killed = None
     for _ in range(1000):  # the fork server: the parent of a Python child that has run for 0.5 s
         pythons = {pid for pid in sandbox_processes(sub) if is_python(pid)}
@@ -500,8 +501,8 @@ def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
     sub = tmp_path / "sleeper.py"
     sub.write_text("import time\nclass Solution:\n    def grouped_query_attention(self, *args):\n"
                    "        time.sleep(3)\n")
-    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", "gqa", "--tests", "001"],
-                            stdout=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "JUDGE_SANDBOX": mode})
+    proc = subprocess.Popen(judge_command(sub, "--problem", "gqa", "--tests", "001"), stdout=subprocess.DEVNULL,
+                            cwd=ROOT, env=judge_env(mode))
     seen = None
     for _ in range(1000):  # a run under way: a Python child of the fork server, past its walls
         pythons = {pid for pid in sandbox_processes(sub) if is_python(pid)}
@@ -528,11 +529,8 @@ def test_nothing_of_the_sandbox_is_left_when_close_returns():
         sandbox.start()
         assert sandbox.mode == "bwrap"
         outer = sandbox.server.proc.pid
-        inits = [int(p) for p in Path(f"/proc/{outer}/task/{outer}/children").read_text().split()]
+        inits = children(outer)
         assert len(inits) == 1
         sandbox.close()
-        try:
-            state = Path(f"/proc/{inits[0]}/stat").read_text().rpartition(")")[2].split()[0]
-        except (FileNotFoundError, ProcessLookupError):
-            state = "gone"
-        assert state in ("gone", "Z", "X"), f"the namespace's init is still there ({state})"
+        left = state(inits[0])
+        assert left in ("gone", "Z", "X"), f"the namespace's init is still there ({left})"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import judge_command
 from sandbox.sandbox import sandbox_processes
 
 starlette = pytest.importorskip("starlette", reason="the web extras are not installed (make installs them)")
@@ -209,13 +210,12 @@ def test_the_editorial_is_gated_until_an_ac(client):
 def test_serve_on_a_busy_port_is_one_line():
     import socket
     import subprocess
-    import sys
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        proc = subprocess.run([sys.executable, "-m", "judge", "serve", "--port", str(port)], cwd=ROOT,
+        proc = subprocess.run(judge_command("serve", "--port", str(port)), cwd=ROOT,
                               capture_output=True, text=True, timeout=600)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (f"error: cannot serve on 127.0.0.1:{port}: Address already in use "
