@@ -16,6 +16,8 @@ import pytest
 
 from helpers import ROOT, judge_command
 
+pytestmark = pytest.mark.slow  # a real Chromium and server: seconds per page
+
 SHOTS = ROOT / "build" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")

@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from helpers import ROOT, run_judge
 from problems import load
 
@@ -51,6 +53,7 @@ def _outside() -> float:
     return out["user_ms"] + out["sys_ms"]
 
 
+@pytest.mark.slow  # a timing, up to three rounds each side
 def test_a_growing_cache_costs_judged_what_it_costs_outside():
     insides, outsides = [], []
     for _ in range(3):  # usually one round; the best of each side when a busy machine added to one

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "interactive"
 
 
-MODES = ["auto", "landlock"]  # the walls: bubblewrap, or Landlock where bubblewrap is not used
+# the walls: bubblewrap, or Landlock where bubblewrap is not used; the fast tier checks the default
+MODES = ["auto", pytest.param("landlock", marks=pytest.mark.slow)]
 
 
 def run(*args: str, cwd: Path = ROOT, mode: str = "auto") -> subprocess.CompletedProcess:
@@ -66,6 +67,7 @@ def test_generated_tests_store_the_stream_and_every_step(setter):
     assert sample["expected"] == [[1.0, 5.0], [2.0, 7.0], [3.0, 5.0]]
 
 
+@pytest.mark.slow  # every bundled submission, TLE ones to their limit
 def test_verify_holds(setter):
     proved = run("-m", "testcases.verify", "--problems-dir", str(setter / "packages"),
                  "--solutions-dir", str(setter / "solutions"))
@@ -73,6 +75,7 @@ def test_verify_holds(setter):
     assert "time_limit_exceeded/recompute_every_step.py        TLE       TLE" in proved.stdout
 
 
+@pytest.mark.slow  # every test of the stream to the end
 def test_correct_is_accepted(setter, tmp_path):
     code, report = judge(setter, tmp_path, CORRECT)
     assert (code, report["verdict"], report["passed"]) == (0, "AC", 6)
@@ -128,6 +131,7 @@ PIPES = """
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_reading_the_next_row_early_blocks_until_the_wall_clock(setter, tmp_path, mode):
     """Row t+1 is not in the sandbox before step t is answered: reading ahead waits for nothing."""
@@ -145,6 +149,7 @@ def test_reading_the_next_row_early_blocks_until_the_wall_clock(setter, tmp_path
     assert report["tests"][0]["message"].startswith("sleeping or blocked: ended after ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_answering_before_being_asked_gains_nothing(setter, tmp_path, mode):
     code, report = judge(setter, tmp_path, PIPES + """
@@ -163,6 +168,7 @@ def test_answering_before_being_asked_gains_nothing(setter, tmp_path, mode):
     assert report["tests"][0]["step"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_an_oversized_answer_ends_the_run(setter, tmp_path, mode):
     code, report = judge(setter, tmp_path, PIPES + """
@@ -181,6 +187,7 @@ def test_an_oversized_answer_ends_the_run(setter, tmp_path, mode):
                                              "the limit")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_lingering_after_the_last_step_is_ended(setter, tmp_path, mode):
     """A run that will not exit when its input ends is killed; its answers stand."""
@@ -206,6 +213,7 @@ def test_practice_run_shows_the_answered_steps_beside_the_reference(setter, tmp_
     assert "  rows 0-1, columns 0-1 of (2, 2); 2 element(s) differ, marked *\n" in shown
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_thread_flooding_the_answers_cannot_hold_the_judge(setter, tmp_path, mode):
     """Frames written without end, from a thread, while the steps go on: each test still ends at

@@ -192,6 +192,7 @@ def test_busy_loop_is_time_limit_exceeded(tmp_path, package):
     assert report["tests"][0]["time_ms"] >= 1000
 
 
+@pytest.mark.slow
 def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
     code, report = judge(tmp_path, "import time\ntime.sleep(60)\n", package)
     assert report["verdict"] == "TLE"
@@ -199,6 +200,7 @@ def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
     assert ", 3 s of it neither running nor waiting for a CPU (CPU " in report["tests"][0]["message"]
 
 
+@pytest.mark.slow
 def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, package):
     """1.1 s of CPU then blocking: the fork server ends the run once its CPU time passes the
     limit, however long the machine made it wait for that CPU; RLIMIT_CPU (2 s) never fires."""
@@ -215,6 +217,7 @@ def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, pac
     assert re.fullmatch(r"used 10\d\d ms of CPU time, over the limit of 1000 ms", test["message"]), test["message"]
 
 
+@pytest.mark.slow
 def test_patched_clocks_do_not_hide_cpu_time(tmp_path, package):
     body = """
     import time
@@ -227,6 +230,7 @@ def test_patched_clocks_do_not_hide_cpu_time(tmp_path, package):
     assert report["verdict"] == "TLE" and report["tests"][0]["time_ms"] >= 1000
 
 
+@pytest.mark.slow
 def test_ignoring_sigterm_and_sigxcpu_still_ends(tmp_path, package):
     body = """
     import signal
@@ -239,6 +243,7 @@ def test_ignoring_sigterm_and_sigxcpu_still_ends(tmp_path, package):
     assert report["verdict"] == "TLE"
 
 
+@pytest.mark.slow
 def test_stopping_itself_is_time_limit_exceeded(tmp_path, package):
     code, report = judge(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)\n", package)
     assert report["verdict"] == "TLE"
@@ -419,6 +424,7 @@ def test_traceback_shows_the_submissions_own_lines(tmp_path, package):
             '      File "submission.py", line 7, in helper\n        return X[10]\n') in proc.stdout
 
 
+@pytest.mark.slow
 def test_output_flood_report_counts_every_line(tmp_path, package):
     code, report = judge(tmp_path, "for i in range(2 * 10 ** 6):\n    print(i)\n", package, "--tests", "001")
     assert report["verdict"] == "OLE"
@@ -450,6 +456,7 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     assert not processes_naming(sub)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["SIGINT ignored by the shell", "SIGTERM"])
 def test_an_interrupt_stops_a_judging_even_from_a_background_shell(tmp_path, package, how):
     """A shell starts a command in the background with SIGINT ignored, and the web page's queue
@@ -481,6 +488,7 @@ def _runs_of(path: Path) -> set[int]:
     return {pid for pid in found if helpers.uid(pid) not in (0, None)}
 
 
+@pytest.mark.slow  # two judgings per broken file
 @pytest.mark.parametrize("text, rule", [
     ('{"input": {', "not valid JSON (Expecting property name enclosed in double quotes"),
     (json.dumps({"input": {**SAMPLE_INPUT, "X": [[1.0, 2.0], [3.0]]}, "expected": [[0.0]]}),
@@ -540,6 +548,7 @@ def _verdicts(sub: Path, package: Path) -> list[str]:
     return [t["verdict"] for t in json.loads(proc.stdout)["tests"]]
 
 
+@pytest.mark.slow  # eight whole judgings
 def test_a_changed_test_is_judged_as_it_now_is_not_as_it_was_kept(tmp_path):
     """Each stored test is kept as the wire's bytes beside it (grading/partcache.py), read instead
     of its JSON while the file, its problem.toml and the reading code are unchanged. An edit
@@ -612,6 +621,7 @@ def test_runs_side_by_side_are_reported_in_test_order(tmp_path):
                                                                             (3, "003", "AC")]
 
 
+@pytest.mark.slow
 def test_a_failure_stops_the_judging_in_the_tests_order(tmp_path):
     """The report lists the tests in order and stops at the first failure in that order, and the
     run still in flight beside it is ended with the judging."""

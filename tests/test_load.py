@@ -19,6 +19,8 @@ import pytest
 from helpers import ROOT, is_python, judge, judge_command, judge_env, run_judge
 from sandbox.sandbox import sandbox_processes
 
+pytestmark = pytest.mark.slow  # busy loops on every core, then judgings that must hold under them
+
 GQA = ROOT / "problems" / "gqa"
 
 

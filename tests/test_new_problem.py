@@ -44,6 +44,7 @@ def test_generated_tests_validate(setter):
                      "006-large.json"]
 
 
+@pytest.mark.slow  # every bundled submission, TLE ones to their limit
 def test_verify_holds(setter):
     proved = run("-m", "testcases.verify", "--problems-dir", str(setter / "packages"),
                  "--solutions-dir", str(setter / "solutions"))
@@ -53,8 +54,8 @@ def test_verify_holds(setter):
 
 @pytest.mark.parametrize("folder, name, verdict", [
     ("accepted", "vectorised.py", "AC"),
-    ("wrong_answer", "over_columns.py", "WA"),
-    ("run_time_error", "crash.py", "RE"),
+    pytest.param("wrong_answer", "over_columns.py", "WA", marks=pytest.mark.slow),  # the fast tier judges one
+    pytest.param("run_time_error", "crash.py", "RE", marks=pytest.mark.slow),
 ])
 def test_judge_gives_the_folders_verdict(setter, folder, name, verdict):
     _, report = helpers.judge(setter / "solutions" / "softmax" / folder / name, "--problem",

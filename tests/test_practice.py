@@ -151,6 +151,7 @@ def test_an_own_input_is_bounded_before_it_is_parsed(tmp_path, home, content, me
     assert (as_json.returncode, json.loads(as_json.stdout)) == (2, {"error": f"{case}: {message}"})
 
 
+@pytest.mark.slow  # a hint judges every bundled wrong file
 @pytest.mark.parametrize("slug, name, step", [
     ("gqa", "kv_head_by_tile.py", "step 3 of the statement (Which key/value head a query head reads)"),
     ("gqa", "no_scale.py", "step 4 of the statement (Attention, per query head)"),
@@ -168,6 +169,7 @@ def test_hint_names_the_step_then_the_bug(home, slug, name, step):
     assert f"Hint (level 2): your output goes wrong at {step}: {first_line}" in level2.stdout
 
 
+@pytest.mark.slow
 def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     mine = tmp_path / "off_by_a_little.py"
     mine.write_text(REFERENCE.read_text().replace("return (H @ f(W_O) + f(b_O)).tolist()",
@@ -178,6 +180,7 @@ def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     assert "Hint (level 1): no bundled mistake gives your output on this test: the bug is one of your own." in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", [p.slug for p in all_problems()])
 def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     """Each wrong answer must be among the files its own hint names, on the test it first fails
@@ -204,6 +207,7 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
         assert path in named, (path.name, failure.name)
 
 
+@pytest.mark.slow
 def test_editorial_waits_for_an_ac_unless_forced(home):
     gated = judge(home, "editorial", "gqa")
     assert gated.returncode == 1 and gated.stdout.startswith("gqa: not solved yet (0 attempts, no AC).")
@@ -217,6 +221,7 @@ def test_editorial_waits_for_an_ac_unless_forced(home):
     assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
 
 
+@pytest.mark.slow
 def test_an_ac_shows_the_references_speed_measured_once_per_machine(home):
     first = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--json").stdout)
     speed = first["speed"]
@@ -229,6 +234,7 @@ def test_an_ac_shows_the_references_speed_measured_once_per_machine(home):
     assert "Speed: your slowest test, 001-sample, took " in text and "the reference's the fastest of 3" in text
 
 
+@pytest.mark.slow
 def test_stress_finds_and_shrinks_the_tile_mapping_and_nothing_in_a_correct_file(tmp_path, home):
     saved = tmp_path / "counter.json"
     found = judge(home, "stress", str(TILE), "--seed", "1", "--out", str(saved), "--json")

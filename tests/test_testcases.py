@@ -98,6 +98,7 @@ def regenerated(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow  # regenerates every problem: minutes
 def test_regeneration_is_byte_identical(regenerated):
     for problem in PROBLEMS:
         fresh = sorted(p.name for p in (regenerated / problem.slug / "tests").glob("*.json"))
@@ -130,12 +131,14 @@ def read_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_regenerated_tests_validate(regenerated):
     run = cli("validate", "--out-dir", str(regenerated))
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
 
 
+@pytest.mark.slow  # every stored test, in long double
 @pytest.mark.parametrize(("problem", "path", "data"), stored())
 def test_reference_reproduces_expected(problem, path, data):
     got = oracle.run(problem, data["input"])
@@ -193,6 +196,7 @@ def test_large_is_the_largest_allowed(problem):
     assert any(s["T"] == problem.sizes["T"].max and s["d_model"] == problem.sizes["d_model"].max for s in large)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("problem", "path", "data"), stored("soft", UNMASKED))
 def test_soft_tests_separate_the_scales(problem, path, data):
     """An independent loop-over-heads attention agrees, and the wrong scales land far away."""
@@ -203,6 +207,7 @@ def test_soft_tests_separate_the_scales(problem, path, data):
         assert (np.abs(attention(problem, data["input"], wrong) - expected) / tol).max() > EXPOSE_MIN_TOLERANCES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("problem", "path", "data"), stored("soft"))
 def test_soft_tests_expose_their_variants(problem, path, data):
     """Every problem: each variant a soft test's recipe names lands far beyond the tolerance."""
@@ -530,6 +535,7 @@ GQA_TABLE = len(load_recipes(load("gqa"))) + 1
 GQA_NEXT = max(r.number for r in load_recipes(load("gqa"))) + 1
 
 
+@pytest.mark.slow  # regenerates a whole problem
 def test_adding_a_test_renames_no_other(tmp_path):
     """A new [[test]] gets the next id and every stored file keeps its name and bytes."""
     gqa = load("gqa")

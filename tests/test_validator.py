@@ -17,12 +17,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = all_problems()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)
 def test_every_stored_test_is_valid(problem):
     assert problem.test_files()
     assert validate_problem(problem) == []
 
 
+@pytest.mark.slow  # every stored test of every problem
 def test_validate_command_accepts_the_stored_tests():
     run = subprocess.run([sys.executable, "-m", "testcases", "validate"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -57,6 +57,7 @@ def verify(root: Path, *argv: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_unmodified_copy_passes(copy: Path):
     proc = verify(copy)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -96,6 +97,7 @@ def test_wrong_expected_value(copy: Path):
     ]
 
 
+@pytest.mark.slow
 def test_slow_accepted_solution_is_a_warning(copy: Path):
     """Rule 3's margin: right, but 300 ms of user CPU on the sample, more than a fifth of the 1000 ms
     limit: sensitive to the time limit, a warning; no verdict changes, so verify holds.
@@ -119,6 +121,7 @@ def test_slow_accepted_solution_is_a_warning(copy: Path):
     assert 280 <= int(match.group(1)) < 1000
 
 
+@pytest.mark.slow
 def test_slow_reference_is_a_warning(copy: Path):
     """Rule 2's margin: a reference right on every test but over a tenth of the limit on one."""
     burn = ("        if X[0] == [1, 2, 0, 1]:\n"
@@ -141,6 +144,7 @@ def test_slow_reference_is_a_warning(copy: Path):
     assert 130 <= int(match.group(1)) < 1000
 
 
+@pytest.mark.slow
 def test_wrong_solution_that_passes(copy: Path):
     """Rule 4: a correct solution filed as a wrong answer: no test rejects it."""
     shutil.copy(CORRECT, copy / "solutions" / "mqa" / "wrong_answer" / "not_wrong.py")
@@ -153,6 +157,7 @@ def test_wrong_solution_that_passes(copy: Path):
     ]
 
 
+@pytest.mark.slow
 def test_fast_solution_filed_as_too_slow(copy: Path):
     """Rule 5: a time_limit_exceeded solution must be over the limit somewhere."""
     (copy / "solutions" / "mqa" / "time_limit_exceeded").mkdir()
@@ -164,6 +169,7 @@ def test_fast_solution_filed_as_too_slow(copy: Path):
                         r"its slowest test \d{3}-[a-z]+ took \d+ ms of CPU time, within the 1000 ms limit", line), line
 
 
+@pytest.mark.slow
 def test_slightly_slow_solution_filed_as_too_slow_is_a_warning(copy: Path):
     """Rule 5's margin: over the limit (TLE, as filed) but not past twice it: sensitive, a warning."""
     burn = ("        if X[0] == [1, 2, 0, 1]:\n"
@@ -185,6 +191,7 @@ def test_slightly_slow_solution_filed_as_too_slow_is_a_warning(copy: Path):
                         r"times the 1000 ms limit", line), line
 
 
+@pytest.mark.slow
 def test_dead_weight_category_is_a_warning(copy: Path):
     """Rule 4's report: with one wrong solution that fails only at T = 1, categories without T = 1 warn."""
     wrong = copy / "solutions" / "mqa" / "wrong_answer"
@@ -212,6 +219,7 @@ def test_unknown_problem_is_a_usage_error(copy: Path):
     ]
 
 
+@pytest.mark.slow
 def test_real_repository_passes():
     """Every shipped problem proves itself with its bundled submissions (about 1.5 min on 2 cores)."""
     proc = subprocess.run([sys.executable, "-m", "testcases.verify"], capture_output=True, text=True, cwd=ROOT,

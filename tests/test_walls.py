@@ -27,7 +27,8 @@ from sandbox.sandbox import sandbox_processes
 HOSTILE = ROOT / "tests" / "hostile"
 REFERENCE = (ROOT / "problems" / "gqa" / "reference.py").read_bytes()
 SETTINGS = ["kernel/core_pattern", "kernel/pid_max", "fs/file-max", "kernel/hostname", "vm/overcommit_memory"]
-MODES = ["auto", "landlock"]
+# the walls: bubblewrap, or Landlock where bubblewrap is not used; the fast tier checks the default
+MODES = ["auto", pytest.param("landlock", marks=pytest.mark.slow)]
 AS_ROOT = os.geteuid() == 0
 
 
@@ -129,12 +130,14 @@ def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto", ch
         shutil.rmtree(work, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_as_a_normal_user_too():
     [report] = as_user([HOSTILE / "sysctl_write_back.py"], [["sysctl_write_back.py", "--problem", "gqa", "--tests", "001"]])
     assert report["isolation"].endswith(f"runs as host uid {USER}")
     assert report["tests"][0]["message"].startswith(f"RuntimeError: host uid {USER}; wrote 0 of ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_user_s_runs_change_only_their_own_scheduling(mode):
     [report] = as_user([HOSTILE / "scheduling_of_others.py"],
@@ -142,6 +145,7 @@ def test_a_user_s_runs_change_only_their_own_scheduling(mode):
     assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_user_s_task_swarm_is_capped_and_costs_no_one_else(mode):
     swarm, honest = as_user([HOSTILE / "task_swarm.py", ROOT / "problems" / "gqa" / "reference.py"],
@@ -180,6 +184,7 @@ def answers_seen(tmp_path: Path, paths: list[Path], run_from: Path, mode: str, m
     return json.loads(proc.stdout)["tests"][0]["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not AS_ROOT, reason="needs root: puts a checkout under /usr")
 @pytest.mark.parametrize("mode", MODES)
 def test_a_checkout_under_usr_stays_hidden(tmp_path, mode):
@@ -208,6 +213,7 @@ def test_a_package_given_by_a_path_the_sandbox_shows_is_refused(mode):
                            "out of the system's folders\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_user_s_checkout_under_usr_stays_hidden(tmp_path, mode):
     with folder_in("/usr/local/src") as place:
@@ -219,6 +225,7 @@ def test_a_user_s_checkout_under_usr_stays_hidden(tmp_path, mode):
 
 # -- 2. the result channel is untrusted bytes -------------------------------------------------
 
+@pytest.mark.slow  # a judging per forged report
 @pytest.mark.parametrize("payload, verdict", [
     (b"[" * 3000 + b"\n", "RE"),
     (b'{"status": "ok", "shape": [' + b", ".join([b"1"] * 65) + b"]}\n" + b"\0" * 8, "RE"),
@@ -238,6 +245,7 @@ def test_forged_result_bytes_are_the_runs_own_verdict(tmp_path, payload, verdict
     assert (code, report["verdict"]) == (1, verdict), report
 
 
+@pytest.mark.slow
 def test_forging_at_import_time_can_only_claim_a_compile_error(tmp_path):
     """The import check runs before any test input is in the sandbox: a forged failure there is
     the CE an exception at import gives; a forged success just lets the tests judge."""
@@ -267,6 +275,7 @@ def test_scheduling_priority_and_limits_of_others_are_refused(mode):
     assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_task_swarm_is_capped_and_costs_no_one_else(mode):
     """A run starts at most 64 tasks (RLIMIT_NPROC over a uid of its own, or in a user namespace),
@@ -294,6 +303,7 @@ def test_no_memory_outside_the_count_and_nothing_persists(mode):
 
 # -- 5. the peak cannot be reset --------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_peak_memory_cannot_be_reset(tmp_path, mode):
     """Judged on a copy of gqa with a 20 s limit: touching 320 MiB can take over a second of CPU in
@@ -311,6 +321,7 @@ def test_peak_memory_cannot_be_reset(tmp_path, mode):
 
 # -- 6. bounded source handling ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_huge_source_is_a_compile_error_in_seconds_with_small_judge_memory(tmp_path):
     sub = tmp_path / "huge.py"
     sub.write_bytes(b"x = 1\n" * (4 << 20))  # 24 MiB
@@ -329,6 +340,7 @@ DEEP = ("the file is nested too deeply for Python's compiler (RecursionError)",
         "compiling the file ran out of memory (MemoryError)")  # which one comes first is the compiler's
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bomb, messages", [
     ("x = " + "1+" * 100_000 + "1\n", DEEP),
     ("x = " + "-" * 100_000 + "1\n", DEEP),
@@ -369,6 +381,7 @@ def test_a_run_sees_nothing_of_the_judge(tmp_path, mode):
     assert report["tests"][0]["message"] == "RuntimeError: seen: []"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_run_imports_the_modules_submissions_use(tmp_path, mode):
     """A run has left root before the file's imports run, so it may not read a Python installed
@@ -430,6 +443,7 @@ def _damaged(program: bytes) -> dict[str, bytes]:
             + program[20:], "offsets moved": program.replace(sentinel, b"\0\0\0\0")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["cut short", "empty", "another format", "length changed", "offsets moved"])
 def test_a_damaged_stored_seccomp_program_is_built_again(damage):
     """The judge keeps the seccomp program it builds (sandbox/seccomp.py); a stored copy that is not
@@ -456,6 +470,7 @@ def test_an_unknown_sandbox_mode_is_refused():
 
 # -- 9. Python's own rules for source files ---------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encode", [
     lambda src: b"\xef\xbb\xbf" + src,
     lambda src: b"# -*- coding: latin-1 -*-\n# caf\xe9: a latin-1 byte in a comment\n" + src,
@@ -467,6 +482,7 @@ def test_bom_and_coding_line_compile_as_python_would(tmp_path, encode):
     assert (code, report["verdict"]) == (0, "AC"), report
 
 
+@pytest.mark.slow
 def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
     """Were a run to take its fork server down anyway, the run gets RE and the next test a new
     sandbox, never JE. Killed here from outside, as no path from inside is left to do it."""
@@ -494,6 +510,7 @@ def test_a_fork_server_killed_during_a_run_is_that_runs_verdict(tmp_path):
     assert not sandbox_processes(sub)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_the_fork_server_is_walled_by_the_shared_filter(tmp_path, mode):
     """The seccomp program comes in two parts: the fork server loads the shared one into itself
