@@ -75,7 +75,7 @@ def test_verify_holds(setter):
     assert "time_limit_exceeded/recompute_every_step.py        TLE       TLE" in proved.stdout
 
 
-@pytest.mark.slow  # every test of the stream to the end
+@pytest.mark.slow  # all six tests, one round trip into the sandbox per step
 def test_correct_is_accepted(setter, tmp_path):
     code, report = judge(setter, tmp_path, CORRECT)
     assert (code, report["verdict"], report["passed"]) == (0, "AC", 6)
