@@ -26,6 +26,7 @@ _WORDS = {
         "range": "{lo} ≤ each element ≤ {hi}",
         "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
         "int": "int | the size `{size}`",
+        "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
         "limits": "Time limit: {ms} ms per test. Memory limit: {mb} MiB.",
@@ -42,6 +43,7 @@ _WORDS = {
         "range": "{lo} ≤ 每个元素 ≤ {hi}",
         "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
         "int": "整数 | 等于规模 `{size}`",
+        "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
         "limits": "时间限制：每个测试 {ms} ms。内存限制：{mb} MiB。",
@@ -59,7 +61,7 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
     zh = lang == "zh"
     lines = [words["sizes"], "| --- | --- | --- |"]
     lines += [f"| `{s.name}` | {(zh and s.description_zh) or s.description} | {s.min} ≤ `{s.name}` ≤ {s.max} |"
-              for s in problem.sizes.values()]
+              for s in problem.sizes.values() if not s.argument]  # an int argument's range is in its own row
     lines.append("")
     if problem.derived:
         derived = ", ".join(f"`{name} = {expr}`" for name, expr in problem.derived.items())
@@ -73,6 +75,9 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
         elif arg.is_array:
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
+        elif arg.is_int_range:
+            lo, hi = arg.range
+            lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")
         else:
             lines.append(f"| `{arg.name}` | {words['int'].format(size=arg.size)} |")
     lines += [

@@ -81,6 +81,24 @@ RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (
      "verify.accepted_divisor must be a whole number from 1 up, got 0"),
     (RUNMEAN, "accepted_divisor = 4", "speed = 4",
      "verify.speed is not a setting (known: accepted_divisor, reference_divisor)"),
+    # Issue 28: each of these was a traceback or a message naming something else.
+    (SOFTMAX, 'shape = ["R", "C"]\nrange = [-100, 100]\n', "",
+     "args[1] (Z): say what it is: shape and range (an array), range alone (an int argument, e.g. range = [1, 1024]) "
+     "or size (an int equal to one of [sizes])"),
+    (SOFTMAX, 'range = [-100, 100]\n', "",
+     "args[1] (Z): an array needs range = [lo, hi] (two numbers, lo <= hi), got None"),
+    (SOFTMAX, 'shape = ["R", "C"]\nrange', 'shape = ["R", "Cols"]\nrange',
+     "args[1] (Z).shape[1]: unknown size 'Cols' in 'Cols' (known: C, R)"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\n\n[[args]]\nname = "k"\nsize = "RR"\n',
+     "args[2] (k): size 'RR' is not a size of [sizes] (known: R, C)"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\n\n[[args]]\nname = "k"\nrange = [1.5, 3]\n',
+     "args[2] (k): an int argument's range must be two whole numbers [lo, hi] with lo <= hi, got [1.5, 3]"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\nshap = ["R"]\n',
+     "args[1] (Z): unknown key 'shap' (known: name, shape, range, group, size, description, description_zh, "
+     "mask_hidden)"),
+    (SOFTMAX, "[sizes.C]", "[sizes.K]\nmin = 1\nmax = 3\n\n[sizes.C]",
+     "sizes.K: no argument shows it, so a test cannot give it: use it alone as an axis of an array's shape, give an "
+     "int argument size = 'K', or move it to [derived]"),
 ], ids=lambda value: value.name if isinstance(value, Path) else None)
 def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, package, old, new, message):
     folder = tmp_path / package.name

@@ -443,6 +443,9 @@ EDGE = '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k =
      "variants.half: dtype must be one of float16, float32, got 'float8'"),
     (f'[variants.half]\nby_sqrt = "d_k"\n{EDGE}',
      "variants.half: multiply must list arguments of grouped_query_attention, got []"),
+
+    ('[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4}\n',
+     "test 1: sizes is missing h_k (give every size: T, d_model, h_q, h_k)"),
 ])
 def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     folder = package(tmp_path / "pkg", recipes)
