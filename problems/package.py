@@ -98,6 +98,7 @@ class Problem:
     # slowest test of an accepted solution, and of the reference, within time limit / divisor.
     accepted_divisor: int | None = None
     reference_divisor: int | None = None
+    attention: bool = False  # [verify] attention = true: the attention package rules apply too
 
     @property
     def interactive(self) -> bool:
@@ -248,7 +249,7 @@ def load_path(root: Path) -> Problem:
                     for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
         **_protocol(data, path, [a.name for a in args], {a.name: a for a in args}),
-        **_margins(data, path),
+        **_verify(data, path, sizes, derived, args),
     )
 
 
@@ -349,20 +350,33 @@ def _names_known(expr: object, known: set[str], path: Path, where: str) -> None:
 
 
 MARGINS = ("accepted_divisor", "reference_divisor")
+VERIFY = (*MARGINS, "attention")
+ATTENTION_SIZES = ("T", "d_model")
+ATTENTION_ARGS = ("X", "W_Q", "b_Q", "W_K", "b_K")
 
 
-def _margins(data: dict, path: Path) -> dict:
-    """`[verify]`: a package's own time margins for `make verify` (whole numbers from 1 up)."""
+def _verify(data: dict, path: Path, sizes: dict[str, Size], derived: dict[str, str], args: list[Arg]) -> dict:
+    """`[verify]`: a package's own time margins for `make verify` (whole numbers from 1 up), and
+    `attention = true` for the attention rules (testcases/package_rules.py), which read scores from
+    X, W_Q, b_Q, W_K, b_K in heads of d_k columns."""
     table = data.get("verify", {})
     if not isinstance(table, dict):
-        raise ProblemError(f"{path}: 'verify' must be a table ([verify]) with {' and/or '.join(MARGINS)}")
-    unknown = sorted(set(table) - set(MARGINS))
+        raise ProblemError(f"{path}: 'verify' must be a table ([verify]) with {', '.join(VERIFY)}")
+    unknown = sorted(set(table) - set(VERIFY))
     if unknown:
-        raise ProblemError(f"{path}: verify.{unknown[0]} is not a setting (known: {', '.join(MARGINS)})")
-    for key, value in table.items():
+        raise ProblemError(f"{path}: verify.{unknown[0]} is not a setting (known: {', '.join(VERIFY)})")
+    for key in MARGINS:
+        value = table.get(key, 1)
         if type(value) is not int or value < 1:
             raise ProblemError(f"{path}: verify.{key} must be a whole number from 1 up, got {value!r}")
-    return dict(table)
+    attention = table.get("attention", False)
+    if type(attention) is not bool:
+        raise ProblemError(f"{path}: verify.attention must be true or false, got {attention!r}")
+    arrays = {a.name for a in args if a.is_array}
+    if attention and (set(ATTENTION_SIZES) - set(sizes) or "d_k" not in derived or set(ATTENTION_ARGS) - arrays):
+        raise ProblemError(f"{path}: verify.attention needs the sizes {', '.join(ATTENTION_SIZES)}, the derived size "
+                           f"d_k and the array arguments {', '.join(ATTENTION_ARGS)} (its rules read the scores from them)")
+    return {**{k: table[k] for k in MARGINS if k in table}, "attention": attention}
 
 
 KINDS = ("function", "interactive")
