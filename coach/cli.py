@@ -42,6 +42,7 @@ def main(argv: list[str]) -> int:
     run.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
     run.add_argument("--input", type=Path, help='your case: a JSON file {"input": {argument: value, ...}}')
     run.add_argument("--json", action="store_true", help="one JSON object")
+    run.add_argument("--no-record", action="store_true", help="leave the run out of your practice history")
     editorial = sub.add_parser("editorial", help="the bundled accepted solutions, once you have solved the problem")
     editorial.add_argument("problem", help="slug or id")
     editorial.add_argument("--force", action="store_true", help="show them before you have an AC")
@@ -148,7 +149,8 @@ def _run(args: argparse.Namespace) -> int:
             print("\n".join(side_by_side(test.got, expected, report.problem.abs_tol, report.problem.rel_tol,
                                           report.problem.interactive)))
     sys.stdout.flush()
-    record_report(report, args.file, kind="run")
+    if not args.no_record:
+        record_report(report, args.file, kind="run")
     return 0 if report.verdict == "AC" else 1
 
 

@@ -49,8 +49,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--hint", nargs="?", const=1, type=int, choices=(1, 2), metavar="LEVEL",
                         help="on a Wrong Answer: 1 names the statement step where your output goes wrong, "
                         "2 the bug (from the bundled wrong answers)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="leave the judging out of your practice history (files under solutions/ never go in)")
     parser.add_argument("--bundled", action="store_true",
-                        help="judge every bundled submission under solutions/ and compare with its folder's verdict")
+                        help="judge every bundled submission under solutions/ and compare with its folder's verdict "
+                        "(nothing is recorded)")
     args = parser.parse_args(argv)
     if args.bundled == bool(args.submission):
         parser.error("give a submission file, or --bundled")
