@@ -55,6 +55,16 @@ def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrite
         "RE", "NotImplementedError: write grouped_query_attention: see problems/gqa/spec.md")
 
 
+def test_help_lists_every_command(home):
+    """`python -m judge --help` names each subcommand __main__ routes, with its one line."""
+    shown = judge(home, "--help")
+    assert shown.returncode == 0
+    listed = shown.stdout.split("commands (python -m judge COMMAND --help for each):\n")[1].splitlines()
+    assert [line.split()[0] for line in listed] == ["start", "run", "stress", "list", "history", "editorial", "serve"]
+    for command in ("start", "run", "stress", "list", "history", "editorial", "serve"):
+        assert judge(home, command, "--help").stdout.startswith(f"usage: python -m judge {command} ")
+
+
 def test_start_of_an_unknown_problem_is_one_line(home):
     made = judge(home, "start", "nope")
     assert made.returncode == 2 and made.stderr.startswith("error: unknown problem 'nope'")
