@@ -1,4 +1,5 @@
-"""The generated blocks of a statement (spec.md): its constraints and its sample.
+"""The generated blocks of a statement (spec.md): its constraints and its sample; and the README's
+table of problems.
 
 The statement's prose is written by hand; the parts that must agree with data are rendered from
 that data, so they cannot drift: the constraints from problem.toml and the sample from the stored
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from problems import Problem, ProblemError
 
@@ -131,6 +133,22 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
         text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
         changed = True
     return text if changed else None
+
+
+def problems_table(problems: list[Problem], root: Path) -> str:
+    """The README's table of problems, easiest first: titles, slug and id, method, statements
+    (links relative to `root`, the checkout)."""
+    lines = ["| problem | id | method | statement |", "| --- | --- | --- | --- |"]
+    for problem in sorted(problems, key=lambda p: (p.difficulty or 11, p.slug)):
+        title = " / ".join([problem.title, *problem.titles.values()])
+        method = f"`{problem.method}`"
+        if problem.interactive:
+            method = f"`__init__`, then `{problem.method}` per row of `{problem.stream}` (interactive)"
+        folder = problem.root.relative_to(root).as_posix()
+        links = " · ".join(f"[{name}]({folder}/{file})" for name, file in (("English", LANGUAGES["en"]),
+                                                                            ("中文", LANGUAGES["zh"])))
+        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {method} | {links} |")
+    return "\n".join(lines)
 
 
 def _assignment(name: str, value) -> str:

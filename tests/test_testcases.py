@@ -25,7 +25,7 @@ from testcases.expose import EXPOSE_MIN_TOLERANCES
 from testcases.expose import separation
 from testcases.package_rules import violations
 from testcases.recipes import CATEGORIES, Variant, categories, load_recipes, load_variants, parse_recipe
-from testcases.render import LANGUAGES, blocks_for, read_blocks
+from testcases.render import LANGUAGES, blocks_for, problems_table, read_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = all_problems()
@@ -124,6 +124,13 @@ def test_both_statements_carry_the_same_generated_blocks(problem):
     assert fenced["en"] == fenced["zh"] and fenced["en"]
     numbers = {lang: re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", blocks["constraints"]) for lang, blocks in found.items()}
     assert numbers["en"] == numbers["zh"]
+
+
+def test_the_readme_lists_every_problem():
+    """The README's table of problems is rendered from the packages (make testcases writes it)."""
+    blocks = read_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert blocks.get("problems") == problems_table(PROBLEMS, ROOT), "run make testcases"
+    assert all(f"`{p.slug}` (`{p.id}`)" in blocks["problems"] for p in PROBLEMS)
 
 
 def read_json(path: Path) -> dict:
