@@ -203,9 +203,9 @@ def test_soft_tests_expose_their_variants(problem, path, data):
 
 def scores_and_hidden(problem, inputs: dict) -> tuple[np.ndarray, np.ndarray]:
     """Every head's scaled scores, batch items and heads first, and which keys the mask hides:
-    causal hides u > t, masked the keys its mask argument marks 1."""
+    causal hides u > t, window also u <= t - window, masked the keys its mask argument marks 1."""
     a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
-    queries, keys = ("X", "X") if problem.slug == "causal" else ("q", "k")
+    queries, keys = ("q", "k") if problem.slug == "masked" else ("X", "X")
     d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
 
     def heads(x, name):  # (..., T, d_model) -> (..., h, T, d_k)
@@ -215,12 +215,15 @@ def scores_and_hidden(problem, inputs: dict) -> tuple[np.ndarray, np.ndarray]:
     S = heads(a[queries], "Q") @ np.swapaxes(heads(a[keys], "K"), -1, -2) / math.sqrt(d_k)
     if problem.slug == "causal":
         hidden = np.triu(np.ones(S.shape[-2:], dtype=bool), k=1)
+    elif problem.slug == "window":
+        offset = np.subtract.outer(np.arange(S.shape[-1]), np.arange(S.shape[-1]))  # t - u
+        hidden = (offset < 0) | (offset >= inputs["window"])
     else:
         hidden = (a["mask"] == 1)[:, None]
     return S, np.broadcast_to(hidden, S.shape)
 
 
-@pytest.mark.parametrize("slug", ["causal", "masked"])
+@pytest.mark.parametrize("slug", ["causal", "masked", "window"])
 def test_a_stored_test_defeats_every_finite_mask_constant(slug):
     """GPT-2 puts -1e10 in place of the hidden scores, many add -1e9: any finite constant fails
     somewhere in the allowed range. A stored test has a row whose visible scores all lie below
@@ -241,7 +244,7 @@ def test_a_stored_test_defeats_every_finite_mask_constant(slug):
 def test_the_mask_scores_are_computed_as_the_reference_does():
     """The independent scores above, checked on the samples: softmax over the visible ones, then the
     values and the output projection, gives the stored output."""
-    for slug in ("causal", "masked"):
+    for slug in ("causal", "masked", "window"):
         problem = load(slug)
         inputs = read_json(problem.tests_dir / "001-sample.json")["input"]
         S, hidden = scores_and_hidden(problem, inputs)
@@ -249,7 +252,7 @@ def test_the_mask_scores_are_computed_as_the_reference_does():
         weights = np.exp(S - S.max(axis=-1, keepdims=True))
         weights /= weights.sum(axis=-1, keepdims=True)
         a = {k: np.asarray(v, dtype=np.float64) for k, v in inputs.items()}
-        values = a["X" if slug == "causal" else "v"] @ a["W_V"] + a["b_V"]
+        values = a["v" if slug == "masked" else "X"] @ a["W_V"] + a["b_V"]
         d_k = problem.dims(problem.sizes_of(inputs))["d_k"]
         V = np.moveaxis(values.reshape(*values.shape[:-1], -1, d_k), -2, -3)
         H = np.moveaxis(weights @ V, -3, -2)
@@ -257,7 +260,7 @@ def test_the_mask_scores_are_computed_as_the_reference_does():
         assert np.allclose(out, read_json(problem.tests_dir / "001-sample.json")["expected"], rtol=1e-12, atol=1e-12)
 
 
-FLOAT32 = [p for p in PROBLEMS if p.slug in {"gqa", "mha", "mqa", "causal", "masked", "mla", "gqa_decode"}]
+FLOAT32 = [p for p in PROBLEMS if p.slug in {"gqa", "mha", "mqa", "causal", "masked", "mla", "gqa_decode", "window"}]
 
 
 @pytest.mark.parametrize("problem", FLOAT32, ids=lambda p: p.slug)
