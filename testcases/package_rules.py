@@ -22,6 +22,8 @@ from problems import Problem
 from problems.package import read_toml, shown
 from problems.statement import statement_sections, statement_steps
 from problems.testfile import category_of
+from testcases.recipes import categories
+from testcases.render import LANGUAGES, blocks_for, read_blocks
 
 BUDGET = 8 * 2**20  # bytes of test JSON per package: the tests are committed and cloned by everyone
 EXP_OVERFLOW = math.log(np.finfo(np.float64).max)  # ~709.78: exp of a larger score is inf in float64
@@ -94,8 +96,6 @@ def first_is_sample(problem: Problem, tests: list[Stored], _: Path) -> str | Non
 
 
 def every_category(problem: Problem, tests: list[Stored], _: Path) -> str | None:
-    from testcases.recipes import categories  # recipes.toml's own categories
-
     known = categories(problem)
     unused = [c for c in known if all(t.category != c for t in tests)]
     if unused:
@@ -182,7 +182,7 @@ def extreme_reach_the_ends(problem: Problem, tests: list[Stored], _: Path) -> st
         for kind, label in ((int, "an integer"), (float, "a real")):
             values = {x for x in leaves if type(x) is kind}
             for end in arg.range:
-                if end not in values:
+                if end not in values and (kind is float or float(end).is_integer()):  # -0.5 has no integer form
                     return f"{_where(problem)}: no extreme test has {arg.name} = {end} as {label}"
     return None
 
@@ -210,8 +210,6 @@ def within_budget(problem: Problem, tests: list[Stored], _: Path) -> str | None:
 
 
 def statements_current(problem: Problem, tests: list[Stored], _: Path) -> str | None:
-    from testcases.render import LANGUAGES, blocks_for, read_blocks
-
     stored = [(t.name, t.data) for t in tests]
     for lang, file in LANGUAGES.items():
         path = problem.root / file
@@ -261,7 +259,7 @@ RULES = (
     Rule("(attention) some extreme test has a score beyond 709.78, where an unshifted softmax overflows",
          extreme_overflows, attention=True),
     Rule("the extreme tests reach both ends of every array argument's range, as an integer and as a real "
-         "(masks aside)", extreme_reach_the_ends),
+         "(masks aside)", extreme_reach_the_ends),  # as an integer where the end is a whole number
     Rule("every ties test repeats a row of some array argument", ties_repeat_a_row),
     Rule("the stored tests take at most 8 MiB of JSON", within_budget),
     Rule("spec.md and spec.zh.md carry the constraints and sample blocks as make testcases renders them",
