@@ -10,10 +10,9 @@ from pathlib import Path
 from coach import history
 from coach.speed import speed
 from grading.session import Report
-from problems.bundled import SOLUTIONS
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxUnavailable
 from problems import ProblemError
+from problems.bundled import SOLUTIONS
+from sandbox.errors import MachineBusy, SandboxUnavailable
 
 
 def enrich(report: Report, hint_level: int | None) -> None:

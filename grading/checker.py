@@ -32,11 +32,11 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     if got.shape != expected.shape:
         hint = ""
         if got.ndim == 2 and got.shape == expected.shape[::-1]:
-            hint = " (it looks transposed: return O, not O.T)"
+            hint = " (it looks transposed: the axes in reverse order)"
+        elif got.shape == tuple(n for n in expected.shape if n != 1):
+            hint = " (an axis of length 1 is missing: a squeeze dropped it)"
         elif got.size == expected.size:
             hint = " (the right number of elements: reshape it)"
-        elif got.ndim == 1 and expected.ndim == 2 and expected.shape[0] == 1:
-            hint = " (a squeeze dropped the T = 1 axis)"
         return Check(False, f"returned shape {_shape(got.shape)}, expected {_shape(expected.shape)}{hint}")
     bad = ~np.isfinite(got)
     if bad.any():

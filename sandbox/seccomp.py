@@ -1,9 +1,8 @@
 """The seccomp program the judge hands to every fork server: built by libseccomp through its
 binding (`syscalls.compile_filter`), and kept on disk beside the judge's bytecode.
 
-Importing the binding and building the program cost every judging ~15 ms of CPU on its
-critical path, before the tests could be read (the binding's import runs ldconfig twice). The
-program only changes when what it is built from does: the rules (walls.py), the binding, the
+Importing the binding and building the program would cost every judging (docs/sandbox.md). The
+program only changes when what it is built from does: the rules (syscalls.py), the binding, the
 system's libraries (ld.so.cache, LD_LIBRARY_PATH) and the architecture. Those are its cache
 key; the file is checked for its shape before it is used, and anything wrong with it (torn,
 foreign, another key) means building it again. The file sits in `sandbox/__pycache__`, which
@@ -16,9 +15,9 @@ import functools
 import importlib.util
 import os
 import struct
+from hashlib import sha256
 from pathlib import Path
 
-from hashlib import sha256
 from sandbox.keep import keep
 
 Program = tuple[bytes, tuple[bytes, tuple[int, ...]]]

@@ -48,16 +48,15 @@ _PER_RUN = ("memfd_create", "pidfd_open", "setgroups", "setresgid", "setresuid",
 
 
 def compile_filter(sc) -> tuple[bytes, tuple[bytes, tuple[int, ...]]]:
-    """The seccomp program as BPF in two parts, built once per judge process (libseccomp takes
-    ~3 ms to build it, which every run would pay).
+    """The seccomp program as BPF in two parts, built once and kept (seccomp.py): libseccomp's
+    build would cost every run.
 
     The shared part denies what neither a run nor the fork server needs; the fork server loads it
     into itself once, and every child inherits it. Each run's child then adds its own part: the
     calls the fork server needs (processes, memfds, pidfds, signals to its children) and those a
     child makes while it puts its walls up (identity, limits, dumpable), with the run's pid
-    written at the given offsets (`load_filter`). The kernel checks and compiles a program at
-    every load: the whole one (176 instructions) cost each child 0.45-0.8 ms, its own part (~50)
-    ~0.12 ms. Together the two deny what the whole one did."""
+    written at the given offsets (`load_filter`). The kernel compiles a program at every load, so
+    each child loads only its own part (docs/sandbox.md). Together the two deny what one would."""
     shared = _exported(_shared_filter(sc))
     run = _own_process_prefix(sc, PID_SENTINEL) + _exported(_run_filter(sc, PID_SENTINEL))
     # struct sock_filter {u16 code; u8 jt, jf; u32 k}: the constant k sits at offset 4
@@ -160,7 +159,7 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
         shapes.setdefault(_NAMES_A_PROCESS[name], []).append(nr)
     blocks = []
     for (pid_arg, kind), calls in shapes.items():
-        block = []  # the checks, each jumping to the block's last instruction (deny) when false
+        block: list[tuple] = []  # the checks, each jumping to the block's last instruction (deny) when false
         checks = ([(arg(kind[0], True), 0), (arg(kind[0], False), kind[1])] if kind else []) + [(arg(pid_arg, True), 0)]
         for offset, value in checks:
             block += [("ld", offset), ("must", value)]
@@ -172,8 +171,8 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
     code.append((_BPF_JA, 0, 0, "end"))
     code.append((_BPF_LD_W_ABS, 0, 0, 0))
     dispatch_at = len(code)
-    calls = [(nr, b) for b, (numbers_of_block, _) in enumerate(blocks) for nr in numbers_of_block]
-    code += [None] * len(calls)  # filled once the blocks' places are known
+    dispatch = [(nr, b) for b, (numbers_of_block, _) in enumerate(blocks) for nr in numbers_of_block]
+    code += [None] * len(dispatch)  # type: ignore[list-item]  # filled once the blocks' places are known
     code.append((_BPF_JA, 0, 0, "end"))
     starts = []
     for _, block in blocks:
@@ -191,7 +190,7 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
                 code.append((_BPF_JEQ_K, 0, deny - here - 2, step[2]))
         code.append((_BPF_JA, 0, 0, "end"))
         code.append((_BPF_RET_K, 0, 0, _RET_ERRNO | errno.EPERM))
-    for i, (nr, b) in enumerate(calls):
+    for i, (nr, b) in enumerate(dispatch):
         code[dispatch_at + i] = (_BPF_JEQ_K, starts[b] - (dispatch_at + i) - 1, 0, nr)
     end = len(code)
     out = bytearray()

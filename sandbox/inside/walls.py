@@ -67,10 +67,9 @@ def steady_allocator() -> None:
     """Give the run the allocator of a warmed-up process, not of a fresh one.
 
     A fresh process maps every block over 128 KiB anew and gives the heap's top back at once, so
-    code whose arrays grow step by step faults every page in again at every step (a KV cache
-    concatenated per step: ~1 s of system time on gqa_decode's largest test, against ~20 ms in a
-    plain interpreter that had read its input first). glibc raises both thresholds itself as a
-    process runs; fixing them at its own ceilings makes that the same for every run.
+    code whose arrays grow step by step would fault every page in again at every step
+    (docs/sandbox.md). glibc raises both thresholds itself as a process runs; fixing them at its
+    own ceilings makes that the same for every run.
     """
     mallopt = getattr(_libc, "mallopt", None)  # glibc's; another C library keeps its own policy
     if mallopt is not None:
@@ -137,9 +136,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 def _statm() -> list[int]:
-    """/proc/self/statm's pages (size, resident, ...), read with bare descriptors: every run's
-    child reads it twice, and Python's file objects cost each child ~0.3 ms of copy-on-write
-    faults (measured: 2.35 against 2.63 ms of CPU for the walls of a forked child)."""
+    """/proc/self/statm's pages (size, resident, ...), read with a bare descriptor: a file object
+    would cost every run's child copy-on-write faults."""
     fd = os.open("/proc/self/statm", os.O_RDONLY)
     try:
         return [int(field) for field in os.read(fd, 256).split()]
