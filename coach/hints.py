@@ -22,6 +22,7 @@ from problems.bundled import SOLUTIONS
 from problems.package import read_toml
 from problems.statement import statement_steps
 
+
 def _step_text(problem: Problem, step) -> str:
     if isinstance(step, int):
         title = statement_steps(problem).get(step)

@@ -260,6 +260,8 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
     """One [[args]] table: an array (shape and range), an int with its own range (range alone:
     added to `sizes` under its name), or an int equal to a declared size (size)."""
     here = f"args[{number}]"
+    if not isinstance(raw, dict):
+        raise ProblemError(f"{path}: '{here}' must be a table")  # as _require says it
     name = _require(raw, "name", str, path, f"{here}.")
     here = f"{here} ({name})"
     unknown = sorted(set(raw) - set(ARG_KEYS))
@@ -374,8 +376,9 @@ def _verify(data: dict, path: Path, sizes: dict[str, Size], derived: dict[str, s
         raise ProblemError(f"{path}: verify.attention must be true or false, got {attention!r}")
     arrays = {a.name for a in args if a.is_array}
     if attention and (set(ATTENTION_SIZES) - set(sizes) or "d_k" not in derived or set(ATTENTION_ARGS) - arrays):
-        raise ProblemError(f"{path}: verify.attention needs the sizes {', '.join(ATTENTION_SIZES)}, the derived size "
-                           f"d_k and the array arguments {', '.join(ATTENTION_ARGS)} (its rules read the scores from them)")
+        raise ProblemError(f"{path}: verify.attention needs the sizes {', '.join(ATTENTION_SIZES)}, the derived "
+                           f"size d_k and the array arguments {', '.join(ATTENTION_ARGS)} (its rules read the scores "
+                           "from them)")
     return {**{k: table[k] for k in MARGINS if k in table}, "attention": attention}
 
 

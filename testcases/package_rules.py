@@ -178,6 +178,7 @@ def _leaves(value) -> list:
 def extreme_reach_the_ends(problem: Problem, tests: list[Stored], _: Path) -> str | None:
     extreme = [t for t in tests if t.category == "extreme"]
     for arg in (a for a in problem.args if a.is_array and not a.is_mask):
+        assert arg.range is not None  # an array's
         leaves = [x for t in extreme for x in _leaves(t.input[arg.name])]
         for kind, label in ((int, "an integer"), (float, "a real")):
             values = {x for x in leaves if type(x) is kind}

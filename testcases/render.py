@@ -78,7 +78,7 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
             assert arg.range is not None  # an array's
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
-        elif arg.is_int_range:
+        elif arg.range is not None:  # an int argument with a range of its own
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")
         else:
