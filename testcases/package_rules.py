@@ -183,7 +183,7 @@ def extreme_reach_the_ends(problem: Problem, tests: list[Stored], _: Path) -> st
         for kind, label in ((int, "an integer"), (float, "a real")):
             values = {x for x in leaves if type(x) is kind}
             for end in arg.range:
-                if end not in values and (kind is float or float(end).is_integer()):  # -0.5 has no integer form
+                if end not in values and (kind is float or float(end).is_integer()):  # -5.5 has no integer form
                     return f"{_where(problem)}: no extreme test has {arg.name} = {end} as {label}"
     return None
 
@@ -260,7 +260,7 @@ RULES = (
     Rule("(attention) some extreme test has a score beyond 709.78, where an unshifted softmax overflows",
          extreme_overflows, attention=True),
     Rule("the extreme tests reach both ends of every array argument's range, as an integer and as a real "
-         "(masks aside)", extreme_reach_the_ends),  # as an integer where the end is a whole number
+         "(masks aside; as an integer only where the end is a whole number)", extreme_reach_the_ends),
     Rule("every ties test repeats a row of some array argument", ties_repeat_a_row),
     Rule("the stored tests take at most 8 MiB of JSON", within_budget),
     Rule("spec.md and spec.zh.md carry the constraints and sample blocks as make testcases renders them",

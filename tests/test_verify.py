@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from testcases.package_rules import RULES
+
 ROOT = Path(__file__).resolve().parent.parent
 MQA = ROOT / "problems" / "mqa"
 SOLUTIONS = ROOT / "solutions" / "mqa"
@@ -304,6 +306,15 @@ def _swap_the_first_two(root: Path) -> None:
     (_tests(root) / "002-sample.json").write_text(second)
 
 
+def _zero_scores(data: dict) -> None:
+    """X and the query and key biases all zero: every score q . k is 0."""
+    def zero(value):
+        return [zero(v) for v in value] if isinstance(value, list) else 0
+
+    for name in ("X", "b_Q", "b_K"):
+        data["input"][name] = zero(data["input"][name])
+
+
 def _distinct_rows(data: dict) -> None:
     for t, row in enumerate(data["input"]["X"]):
         row[0] = t
@@ -339,13 +350,20 @@ PACKAGE_RULES = {
         "packages/mqa/tests: no edge test has a d_model that is not a power of two (package rule: (attention) edge "
         "tests include d_k = 1 and a d_model that is not a power of two)"),
     "attention: overflow": (
-        lambda root: [_edit(path, lambda d: d["input"].update(X=[[0] * len(r) for r in d["input"]["X"]]))
-                      for path in _tests(root).glob("*-extreme.json")],
-        None),
+        lambda root: [_edit(path, _zero_scores) for path in _tests(root).glob("*-extreme.json")],
+        "packages/mqa/tests: the largest score of the extreme tests is 0, which exp() takes without overflow (above "
+        "709.78 it overflows) (package rule: (attention) some extreme test has a score beyond 709.78, where an "
+        "unshifted softmax overflows)"),
     "extreme at the ends": (
         lambda root: _toml(root, "range = [-1000, 1000]", "range = [-2000, 1000]"),
         "packages/mqa/tests: no extreme test has X = -2000 as an integer (package rule: the extreme tests reach "
-        "both ends of every array argument's range, as an integer and as a real (masks aside))"),
+        "both ends of every array argument's range, as an integer and as a real (masks aside; as an integer only "
+        "where the end is a whole number))"),
+    "extreme at a real end": (  # -5.5 has no integer form: asked for as a real only
+        lambda root: _toml(root, "range = [-5, 5]", "range = [-5.5, 5]"),
+        "packages/mqa/tests: no extreme test has b_Q = -5.5 as a real (package rule: the extreme tests reach both "
+        "ends of every array argument's range, as an integer and as a real (masks aside; as an integer only where "
+        "the end is a whole number))"),
     "ties": (
         lambda root: [_edit(path, _distinct_rows) for path in _tests(root).glob("*-ties.json")],
         "packages/mqa/tests/006-ties.json: no array argument repeats a row (along its last axis) (package rule: "
@@ -353,7 +371,8 @@ PACKAGE_RULES = {
     "budget": (
         lambda root: (_tests(root) / "022-large.json").write_text((_tests(root) / "022-large.json").read_text()
                                                                  + " " * (6 << 20)),
-        None),
+        "packages/mqa/tests: {MiB} MiB of test JSON, over 8 MiB (package rule: the stored tests take at most 8 MiB "
+        "of JSON)"),
     "statements": (
         lambda root: (root / "packages" / "mqa" / "spec.zh.md").write_text(
             (root / "packages" / "mqa" / "spec.zh.md").read_text().replace("≤ 512", "≤ 513", 1)),
@@ -374,14 +393,26 @@ def test_each_package_rule_stops_verify_before_anything_is_judged(copy: Path, ru
     proc = verify(copy)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     [line] = proc.stderr.splitlines()
-    if rule == "attention: overflow":
-        assert re.fullmatch(r"verify: packages/mqa/tests: the largest score of the extreme tests is [\d.e+]+, which "
-                            r"exp\(\) takes without overflow \(above 709\.78 it overflows\) \(package rule: "
-                            r"\(attention\) some extreme test has a score beyond 709\.78, where an unshifted softmax "
-                            r"overflows\)", line), line
-    elif rule == "budget":
-        assert re.fullmatch(r"verify: packages/mqa/tests: \d+\.\d\d MiB of test JSON, over 8 MiB \(package rule: the "
-                            r"stored tests take at most 8 MiB of JSON\)", line), line
-    else:
-        assert line == f"verify: {message}"
+    total = sum(path.stat().st_size for path in _tests(copy).glob("*.json"))
+    assert line == f"verify: {message}".replace("{MiB}", f"{total / 2**20:.2f}")
     assert "reference.py" not in proc.stdout  # stopped before the reference was run
+
+
+def _rule_of(message: str) -> str:
+    """The rule a message names: what follows '(package rule: ', without the closing parenthesis."""
+    return message.split(" (package rule: ", 1)[1][:-1]
+
+
+def test_every_package_rule_has_a_broken_package_above():
+    assert sorted({_rule_of(message) for _, message in PACKAGE_RULES.values()}) == sorted(r.text for r in RULES)
+
+
+def test_the_guide_lists_every_package_rule_in_order():
+    """problems/README.md's numbered list under "The package rules": one item per rule, in verify's
+    order, each starting with the words verify's message quotes."""
+    guide = (ROOT / "problems" / "README.md").read_text(encoding="utf-8")
+    section = guide.split("### The package rules\n", 1)[1].split("\n#", 1)[0]
+    items = [" ".join(item.split()) for item in re.findall(r"^\d+\. (.*?)(?=^\d+\. |^$)", section, re.M | re.S)]
+    assert len(items) == len(RULES)
+    for item, rule in zip(items, RULES):
+        assert item.startswith(rule.text), (item, rule.text)
