@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from problems import load
 from problems.bundled import bundled
 
@@ -56,6 +58,16 @@ def test_the_window_argument_shows_its_range(tmp_path):
         assert statement.count("≤ `window` ≤") == 1  # not in the sizes table as well
 
 
+@pytest.mark.parametrize("name", ["spec.md", "spec.zh.md"])
+def test_both_statements_draw_the_band_as_the_rule_says(name):
+    """The worked example (T = 5, w = 2), in English and in Chinese: row t sees t - w < u <= t."""
+    T, w = 5, 2
+    rows = [f"| {t} | " + " | ".join("✓" if t - w < u <= t else "·" for u in range(T)) + " | "
+            + ", ".join(str(u) for u in range(T) if t - w < u <= t) + " |" for t in range(T)]
+    lines = (WINDOW.root / name).read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if line.startswith("| ") and ("✓ |" in line or "· |" in line)] == rows
+
+
 def test_a_recipe_without_the_window_is_one_line(tmp_path):
     folder = tmp_path / "window"
     shutil.copytree(WINDOW.root, folder, ignore=shutil.ignore_patterns("tests"))
@@ -77,3 +89,56 @@ def test_a_hint_names_the_band_step(tmp_path):
     assert hinted["verdict"] == "WA"
     assert hinted["hint"]["step"] == "step 4 of the statement (Sliding-window mask)"
     assert hinted["hint"]["matches"] == ["wrong_answer/off_by_one_window_plus_one.py"]
+
+
+WINDOW_ARG = 'name = "window"\nrange = [1, 1024]\n'
+WINDOW_SIZE = '[sizes.window]\nmin = 1\nmax = 1024\ndescription = "window"\n\n[derived]'
+
+
+@pytest.mark.parametrize("changes, message", [
+    ([(WINDOW_ARG, 'name = "window"\nrange = 1024\n')],
+     "an int argument's range must be two whole numbers [lo, hi] with lo <= hi, got 1024"),
+    ([(WINDOW_ARG, 'name = "window"\nrange = ["1", "1024"]\n')],
+     "an int argument's range must be two whole numbers [lo, hi] with lo <= hi, got ['1', '1024']"),
+    ([(WINDOW_ARG, 'name = "window"\n')],
+     "say what it is: shape and range (an array), range alone (an int argument, e.g. range = [1, 1024]) or size "
+     "(an int equal to one of [sizes])"),
+    # The issue's typo: the size declared, the argument naming it wrong.
+    ([(WINDOW_ARG, 'name = "window"\nsize = "windw"\n'), ("[derived]", WINDOW_SIZE)],
+     "size 'windw' is not a size of [sizes] (known: T, d_model, num_heads, window)"),
+    ([("[derived]", WINDOW_SIZE)],
+     "window is also declared in [sizes]: write size = 'window' (its range is there) or drop [sizes.window]"),
+    ([(WINDOW_ARG, WINDOW_ARG + 'size = "T"\n')],
+     "give size (an int equal to a size, which has the range) or range (an int argument with its own range), "
+     "not both"),
+], ids=["range an int", "range of strings", "neither shape nor size nor range", "size typo", "size declared twice",
+        "size and range"])
+def test_a_mistake_in_the_window_argument_is_one_line(tmp_path, changes, message):
+    """Through `python -m testcases` as make testcases calls it: the line blames args[9] (window)
+    in problem.toml, never a recipe, and no traceback."""
+    folder = tmp_path / "window"
+    shutil.copytree(WINDOW.root, folder, ignore=shutil.ignore_patterns("tests"))
+    toml = folder / "problem.toml"
+    text = toml.read_text()
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new, 1)
+    toml.write_text(text)
+    made = run(tmp_path / "home", "-m", "testcases", str(folder), "--out-dir", str(tmp_path / "out"))
+    assert (made.returncode, made.stdout, made.stderr) == (2, "", f"error: {toml}: args[9] (window): {message}\n")
+
+
+def test_verify_wants_the_window_at_both_ends_of_its_range(tmp_path):
+    """Package rule 3 covers an int argument's range: widened to 2048, no stored test reaches it, and
+    `python -m testcases.verify` says so before judging anything."""
+    package = tmp_path / "packages" / "window"
+    shutil.copytree(WINDOW.root, package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "solutions" / "window", tmp_path / "solutions" / "window")
+    toml = package / "problem.toml"
+    toml.write_text(toml.read_text().replace(WINDOW_ARG, 'name = "window"\nrange = [1, 2048]\n', 1))
+    proc = subprocess.run([sys.executable, "-m", "testcases.verify", "--problems-dir", "packages", "--solutions-dir",
+                           "solutions", "window"], capture_output=True, text=True, cwd=tmp_path, timeout=1800)
+    assert (proc.returncode, proc.stderr) == (
+        1, "verify: packages/window/tests: no test has window = 2048 (its max) (package rule: every size reaches its "
+           "min and its max in some test)\n")
+    assert "reference.py" not in proc.stdout
