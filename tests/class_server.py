@@ -183,3 +183,83 @@ def class_folder(prefix: str) -> Path:
 
 def remove(folder: Path) -> None:
     shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+class RedisServer:
+    """Debian's redis-server on a free port, its data (append-only file) in `folder`: a real one,
+    restarted on the same file when asked. Skips the test, saying why, where there is none."""
+
+    def __init__(self, folder: Path):
+        import pytest
+
+        self.binary = shutil.which("redis-server")
+        if self.binary is None:
+            pytest.skip("redis-server is not installed (Debian's redis-server; .ci/run installs it)")
+        self.folder, self.port = folder, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: Process | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = Process([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
+                                "--appendonly", "yes", "--save", ""], self.folder / f"redis-{time.time():.0f}.log")
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self.ping():
+            if self.process.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"redis-server did not start: {self.process.text()[-2000:]}")
+            time.sleep(0.1)
+
+    def ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def command(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def stop(self) -> None:
+        """SIGTERM: Redis writes its append-only file out and exits, as on a planned restart."""
+        if self.process is not None:
+            self.process.stop(signal.SIGTERM)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+def worker(queue_url: str, log: Path, threads: int = 1) -> Process:
+    process = Process(judge_command("worker", "--queue", queue_url, "--threads", str(threads),
+                                    "--heartbeat-timeout", "5"), log)
+    process.wait_for("judging from")
+    return process
+
+
+def check_statistics(problems: list[dict], students: list[dict]) -> None:
+    """Tried and Accepted per problem, counted again here from the submissions."""
+    for row in problems:
+        tried = {s["user"] for s in students if s["problem"] == row["slug"]}
+        accepted = {s["user"] for s in students if s["problem"] == row["slug"] and s["verdict"] == "AC"}
+        assert (row["tried"], row["accepted"]) == (len(tried), len(accepted)), row["slug"]
+
+
+def check_scoreboard(board: dict, students: list[dict]) -> None:
+    """The ICPC rules, counted again here from the submissions."""
+    expected = {}
+    for user in {s["user"] for s in students}:
+        solved, penalty = 0, 0
+        for slug in board["problems"]:
+            mine = [s for s in students if s["user"] == user and s["problem"] == slug]
+            first_ac = next((i for i, s in enumerate(mine) if s["verdict"] == "AC"), None)
+            if first_ac is not None:
+                rejected = sum(s["verdict"] not in ("AC", "CE", "JE") for s in mine[:first_ac])
+                solved += 1
+                penalty += int((mine[first_ac]["created"] - board["start"]) // 60) + 20 * rejected
+        expected[user] = (solved, penalty)
+    assert {r["user"]: (r["solved"], r["penalty"]) for r in board["rows"]} == expected
+    ranks = [(-r["solved"], r["penalty"]) for r in board["rows"]]
+    assert ranks == sorted(ranks)

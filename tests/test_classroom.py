@@ -12,7 +12,20 @@ import time
 from pathlib import Path
 
 import pytest
-from class_server import CE_CODE, ROOT, Client, Server, add_users, class_folder, judge_command, remove, solution, token
+from class_server import (
+    CE_CODE,
+    ROOT,
+    Client,
+    Server,
+    add_users,
+    check_scoreboard,
+    check_statistics,
+    class_folder,
+    judge_command,
+    remove,
+    solution,
+    token,
+)
 
 from grading.session import judge_file
 from problems import load
@@ -168,30 +181,8 @@ def test_statistics_and_scoreboard_are_what_the_stored_submissions_imply(klass):
         time.sleep(0.5)
     stored = sorted(teach.get("/api/submissions").json(), key=lambda s: (s["created"], s["id"]))
     students = [s for s in stored if s["user"] != "teach"]
-    problems = {p["slug"]: p for p in teach.get("/api/problems").json()}
-    for slug, row in problems.items():
-        tried = {s["user"] for s in students if s["problem"] == slug}
-        accepted = {s["user"] for s in students if s["problem"] == slug and s["verdict"] == "AC"}
-        assert (row["tried"], row["accepted"]) == (len(tried), len(accepted)), slug
-    _check_scoreboard(teach.get("/api/scoreboard").json(), students)
-
-
-def _check_scoreboard(board: dict, students: list[dict]) -> None:
-    """The ICPC rules, counted again here from the submissions."""
-    expected = {}
-    for user in {s["user"] for s in students}:
-        solved, penalty = 0, 0
-        for slug in board["problems"]:
-            mine = [s for s in students if s["user"] == user and s["problem"] == slug]
-            first_ac = next((i for i, s in enumerate(mine) if s["verdict"] == "AC"), None)
-            if first_ac is not None:
-                rejected = sum(s["verdict"] not in ("AC", "CE", "JE") for s in mine[:first_ac])
-                solved += 1
-                penalty += int((mine[first_ac]["created"] - board["start"]) // 60) + 20 * rejected
-        expected[user] = (solved, penalty)
-    assert {r["user"]: (r["solved"], r["penalty"]) for r in board["rows"]} == expected
-    ranks = [(-r["solved"], r["penalty"]) for r in board["rows"]]
-    assert ranks == sorted(ranks)
+    check_statistics(teach.get("/api/problems").json(), students)
+    check_scoreboard(teach.get("/api/scoreboard").json(), students)
 
 
 def test_pages_escape_what_users_wrote_and_run_no_inline_script(klass):
@@ -265,3 +256,16 @@ def _holds(pid: int, marker: str) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return False
+
+
+def test_the_fair_queue_takes_users_in_turn():
+    from classroom.fair import FairQueue
+    from classroom.store import Job
+
+    queue = FairQueue()
+    for user, count in ((1, 5), (2, 1), (3, 2)):
+        for n in range(count):
+            queue.put(Job(submission=user * 10 + n, round=0, user=user, problem="gqa", code=""))
+    taken = [queue.take(timeout=0) for _ in range(8)]
+    assert [job.submission for job in taken if job] == [10, 20, 30, 11, 31, 12, 13, 14]
+    assert queue.take(timeout=0) is None
