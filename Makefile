@@ -78,9 +78,11 @@ serve-class: compiled
 	@$(PY) -m judge serve --class $(or $(CLASS),$(error give CLASS=<the class folder>)) $(if $(PORT),--port $(PORT)) \
 		$(if $(HOST),--host $(HOST)) $(if $(QUEUE),--queue $(QUEUE))
 
-## make bench: judge overhead against the floor, measured side by side.
+## make bench: judge overhead against the floor (and a class's warm worker), side by side; then a
+## class's mixed load: judgings per minute per core, latency p50/p95.
 bench: compiled
 	$(PY) bench/judge_overhead.py
+	$(PY) bench/class_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -81,7 +81,10 @@ def serve(argv: list[str]) -> int:
 def _judges(args, folder: Path):
     """How submissions get judged: in this process, or on the queue."""
     if args.queue:
-        from classroom.remote import QueueError, RemoteJudges, connect
+        try:
+            from classroom.remote import QueueError, RemoteJudges, connect
+        except ImportError as exc:
+            raise UsageError(f"the queue needs {exc.name}: run make judge, which installs it") from None
 
         try:
             queue = connect(args.queue)
@@ -106,8 +109,11 @@ def worker(argv: list[str]) -> int:
     if args.threads < 1 or args.heartbeat_timeout <= 0:
         print("error: --threads and --heartbeat-timeout must be positive", file=sys.stderr)
         return 2
-    from classroom.remote import QueueError, connect, run_worker
-
+    try:
+        from classroom.remote import QueueError, connect, run_worker
+    except ImportError as exc:
+        print(f"error: the worker needs {exc.name}: run make judge, which installs it", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         queue = connect(args.queue, heartbeat_ms=int(args.heartbeat_timeout * 1000))

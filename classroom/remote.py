@@ -1,10 +1,10 @@
 """Many machines: judgings on a Redis queue, with Dramatiq (docs/classroom.md says why).
 
 The server (`serve --class DIR --queue URL`) only enqueues and stores: its fair queue (fair.py)
-hands Dramatiq at most as many messages as the workers have threads (plus one), so the
-round-robin order holds; each message's id names the class, the submission and its judging
-round, and its result comes back through Dramatiq's Results backend on the same Redis, which the
-server polls and writes to SQLite once (store.finish).
+hands Dramatiq at most two messages per worker thread, so the round-robin order holds; each
+message's id names the class, the submission and its judging round, and its result comes back
+through Dramatiq's Results backend on the same Redis, which the server polls and writes to SQLite
+once (store.finish).
 
 A worker (`python -m judge worker --queue URL`) judges with warm sandboxes (judging.py), one per
 thread. Dramatiq acknowledges a message only after the actor returned and its result is stored
@@ -46,9 +46,10 @@ QUEUE = "judge"
 ACTOR = "judge_submission"
 MAX_TRIES = 3  # then JE: as DMOJ ends a submission that keeps failing its judges
 RESULT_TTL_MS = 7 * 86400 * 1000  # a server down for days still collects its results
-MAINTENANCE_CHANCE = 250_000  # of a million broker commands: a dead worker's messages go back within seconds
+MAINTENANCE_CHANCE = 50_000  # of a million broker commands: an idle worker's ~20 a second find a dead one's soon
 WORKER_KEY_TTL_S = 30  # a worker announces its threads (the server's window) this long, renewed every 10 s
-POLL_S = 0.2
+POLL_S = 0.05  # the server looks for results this often (a few GETs): a worker waits little for its next
+IDLE_POLL_MS = 100  # an idle worker asks for work this often (Dramatiq's default, 1 s, left workers idle)
 DOWN = (redis.ConnectionError, redis.TimeoutError, BrokerConnectionError)
 
 
@@ -147,7 +148,7 @@ def _until_up(command) -> Any:
 
 
 def run_worker(queue: Queue, threads: int) -> int:
-    worker = dramatiq.Worker(queue.broker, queues={QUEUE}, worker_threads=threads)
+    worker = dramatiq.Worker(queue.broker, queues={QUEUE}, worker_threads=threads, worker_timeout=IDLE_POLL_MS)
     worker.queue_prefetch = threads  # hold no more than it judges: the rest wait in the fair order
     name = f"{NAMESPACE}:worker:{uuid.uuid4().hex}"
     stop = threading.Event()
@@ -214,12 +215,13 @@ class RemoteJudges:
                        message_id=key)
 
     def _window(self) -> int:
-        """Messages on Redis at most: the workers' threads, plus one ready for the next free one."""
+        """Messages on Redis at most: two per worker thread (one judged, one ready for it), so the fair
+        order is kept up to that many judgings ahead."""
         threads = 0
         for key in self.queue.client.scan_iter(f"{NAMESPACE}:worker:*"):
             value = self.queue.client.get(key)
             threads += int(value) if value and value.isdigit() else 0
-        return max(1, threads) + 1
+        return 2 * max(1, threads)
 
     def _loop(self) -> None:
         down = False
