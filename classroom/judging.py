@@ -13,6 +13,7 @@ from pathlib import Path
 from grading.session import Report, judge_file
 from grading.source import MAX_SOURCE_BYTES
 from grading.tests import TestData, test_data
+from grading.verdict import Verdict
 from problems import Problem, ProblemError
 from sandbox.errors import MachineBusy, SandboxError
 from sandbox.sandbox import Sandbox, run_label
@@ -67,17 +68,23 @@ class WarmJudge:
             return {"verdict": "CE", "message": f"the file is {len(source)} bytes, over the {MAX_SOURCE_BYTES >> 20} "
                     "MiB limit for a source file", "tests": [], "passed": 0, "total": 0}
         path = self.workdir / SOURCE_NAME
+        busy, lost = 0, False
         try:
             tests = self.tests(problem)
-            for attempt in range(BUSY_RETRIES + 1):
+            while True:
                 path.write_bytes(source)
+                sandbox = self._sandbox()
                 try:
-                    report = judge_file(path, problem, tests, sandbox=self._sandbox(), keep_sandbox=True)
-                    break
+                    report = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
                 except MachineBusy:
-                    if attempt == BUSY_RETRIES:
+                    busy += 1
+                    if busy > BUSY_RETRIES:
                         return internal(MachineBusy.MESSAGE)
-            return result_of(report)
+                    continue
+                if report.verdict == Verdict.JE and not sandbox.alive and not lost:
+                    lost = True  # the kept sandbox died since its last judging: once more on a fresh one
+                    continue
+                return result_of(report)
         except (ProblemError, SandboxError, OSError) as exc:
             return internal(f"the judge failed: {exc}")
         finally:

@@ -118,7 +118,11 @@ class Sandbox:
         the code object for the runs."""
         task = protocol.Task("compile", COMPILE_LIMITS.for_task(COMPILE_RESULT_BYTES), filename=filename)
         if self.warm and not self._in_session:  # this submission's session process serves from here
-            self._live().post(protocol.Task("session", COMPILE_LIMITS.for_task(0)))
+            try:
+                self._live().post(protocol.Task("session", COMPILE_LIMITS.for_task(0)))
+            except SandboxLost:  # it died while it waited: closed, so that its owner starts another
+                self.close()
+                raise
             self._in_session = True
         return self._live().alone(task, [source])
 

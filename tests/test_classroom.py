@@ -269,3 +269,25 @@ def test_the_fair_queue_takes_users_in_turn():
     taken = [queue.take(timeout=0) for _ in range(8)]
     assert [job.submission for job in taken if job] == [10, 20, 30, 11, 31, 12, 13, 14]
     assert queue.take(timeout=0) is None
+
+
+def test_a_warm_worker_replaces_a_sandbox_that_died_between_judgings():
+    from classroom.judging import WarmJudge
+
+    problem = load("mha")
+    judge = WarmJudge({"mha": problem}, f"lost-{os.getpid()}")
+    try:
+        code = solution("mha", "accepted")
+        assert judge.judge("mha", code)["verdict"] == "AC"
+        first = sandbox_processes(f"class-worker-lost-{os.getpid()}")
+        for pid in first:  # as if the machine's OOM killer took the fork server
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        again = judge.judge("mha", code)
+        assert (again["verdict"], again["message"]) == ("AC", "")
+        second = sandbox_processes(f"class-worker-lost-{os.getpid()}")
+        assert second and not second & first
+    finally:
+        judge.close()
