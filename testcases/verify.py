@@ -28,7 +28,8 @@ change: the judge's wall clock leaves out the time a run waits for a CPU (sandbo
 
 It prints one table as it goes, warnings among its rows, and stops at the first violation with
 one line naming the file and the rule: exit 1. Exit 0 when every rule holds (warnings or not), 2
-for a usage error (unknown problem) or a machine too busy to judge a run.
+for a usage error (unknown problem) or a machine still too busy to judge a run after BUSY_TRIES
+judgings of that file (each "too busy" is a rerun, not a verdict).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import argparse
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -58,6 +60,8 @@ TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit /
 MEASUREMENTS = 3  # runs of an accepted solution over that budget before it is a violation
 REFERENCE_TIME_DIVISOR = 10  # the reference's slowest test takes at most limit / 10, judged as a submission
 SAFETY_MARGIN = 2  # a too-slow solution takes more than limit * 2 on some test
+BUSY_TRIES = 3  # judgings of one file while the machine is too busy to judge its runs, before verify gives up
+BUSY_PAUSE_S = 5.0  # between them, for the load to pass
 SLOW_CUT = 3  # slow solutions are judged with limit * 3, so that a time past limit * 2 can show
 REFERENCE_SHARE = CONDITION_FRACTION  # 1% of the tolerance: what the generator kept every test within
 HEADER = f"{'problem':<8} {'submission':<50} {'expected':<9} {'obtained':<9} {'slowest':>12}  first failing test"
@@ -261,11 +265,11 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
     limit / divisor, each test keeping its fastest time over up to MEASUREMENTS judgings (see
     check_accepted)."""
     budget = problem.time_limit_ms / divisor
-    report = judge_file(entry.path, problem, problem.test_files())
+    report = _judge(entry, problem)
     _require_verdict(entry, report, "AC")
     runs = 1
     while (_slowest_user(report).user_ms or 0) > budget and runs < MEASUREMENTS:
-        again = judge_file(entry.path, problem, problem.test_files())
+        again = _judge(entry, problem)
         _require_verdict(entry, again, "AC")
         for test, retest in zip(report.tests, again.tests):
             test.time_ms = min(test.time_ms or 0, retest.time_ms or 0)  # AC: every test measured
@@ -277,6 +281,18 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
                                           f"time (fastest of {runs} runs), more than 1/{divisor} of the "
                                           f"{problem.time_limit_ms} ms limit")]
     return report, []
+
+
+def _judge(entry: Bundled, problem: Problem, **options) -> Report:
+    """judge_file on every test, judged again while the machine is too busy to judge a run."""
+    for _ in range(BUSY_TRIES - 1):
+        try:
+            return judge_file(entry.path, problem, problem.test_files(), **options)
+        except MachineBusy:
+            print(f"verify: note: {shown(entry.path)}: the machine was too busy to judge a run; judging it again",
+                  file=sys.stderr, flush=True)
+            time.sleep(BUSY_PAUSE_S)
+    return judge_file(entry.path, problem, problem.test_files(), **options)
 
 
 def _sensitive(entry: Bundled, what: str) -> str:
@@ -293,7 +309,7 @@ def _slowest(report: Report) -> TestResult:
 
 def check_wrong(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     """Rule 4: WA, judged on every test so that each test's rejections can be counted."""
-    report = judge_file(entry.path, problem, problem.test_files(), run_all=True)
+    report = _judge(entry, problem, run_all=True)
     _require_verdict(entry, report, "WA")
     return report, []
 
@@ -306,8 +322,8 @@ def check_slow(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     2x); every test is run, so a wrong result on any test it finishes is found.
     """
     limit = problem.time_limit_ms
-    report = judge_file(entry.path, problem, problem.test_files(), run_all=True,
-                        time_limit_ms=limit * SLOW_CUT)
+    report = _judge(entry, problem, run_all=True,
+                     time_limit_ms=limit * SLOW_CUT)
     wrong = next((t for t in report.tests if t.verdict not in ("AC", "TLE")), None)
     if wrong is not None or report.verdict not in ("AC", "TLE"):
         where = f"{wrong.verdict} on test {wrong.name} ({wrong.message})" if wrong else \
@@ -327,7 +343,7 @@ def check_slow(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
 
 def check_other(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     """Rule 6 (run_time_error), and any other folder: the verdict its folder names."""
-    report = judge_file(entry.path, problem, problem.test_files())
+    report = _judge(entry, problem)
     _require_verdict(entry, report, entry.expected)
     return report, []
 

@@ -416,3 +416,34 @@ def test_the_guide_lists_every_package_rule_in_order():
     assert len(items) == len(RULES)
     for item, rule in zip(items, RULES):
         assert item.startswith(rule.text), (item, rule.text)
+
+
+def test_a_judging_the_machine_was_too_busy_for_is_judged_again(monkeypatch, capsys):
+    """"Too busy" is a rerun, not a verdict: verify judges the file again, BUSY_TRIES times in all."""
+    from problems import load
+    from problems.bundled import bundled
+    from sandbox.errors import MachineBusy
+    from testcases import verify
+
+    problem = load("gqa")
+    entry = next(e for e in bundled(problem, verify.SOLUTIONS) if e.expected == "AC")
+    calls: list[str] = []
+
+    def busy_then(answer: str, busy: int):
+        def judge_file(*args, **options):
+            calls.append(answer)
+            if len(calls) <= busy:
+                raise MachineBusy("the machine is too busy to judge this run: rerun")
+            return answer
+        return judge_file
+
+    monkeypatch.setattr(verify, "BUSY_PAUSE_S", 0)
+    monkeypatch.setattr(verify, "judge_file", busy_then("judged", verify.BUSY_TRIES - 1))
+    assert verify._judge(entry, problem) == "judged" and len(calls) == verify.BUSY_TRIES
+    assert capsys.readouterr().err.count("too busy to judge a run; judging it again") == verify.BUSY_TRIES - 1
+
+    calls.clear()
+    monkeypatch.setattr(verify, "judge_file", busy_then("judged", verify.BUSY_TRIES))
+    with pytest.raises(MachineBusy):
+        verify._judge(entry, problem)
+    assert len(calls) == verify.BUSY_TRIES
