@@ -10,21 +10,21 @@ ALL    ?=
 JSON   ?=
 JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
-.PHONY: all judge test lint testcases verify bench clean start problems history serve compiled
+.PHONY: all judge test lint testcases verify bench clean start problems history serve serve-class compiled
 
 all: test
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,web]'
+	$(PY) -m pip install -q -e '.[test,web,queue]'
 	touch $(STAMP)
 
 # The project's own modules compiled ahead (where PYTHONDONTWRITEBYTECODE is set, every run would
 # compile them again); the fork server's with hash-checked bytecode, valid for the copies of its
 # files inside the sandbox, whatever their time stamps.
 compiled: $(STAMP)
-	@$(PY) -m compileall -q judge sandbox grading problems coach testcases web >/dev/null
+	@$(PY) -m compileall -q judge sandbox grading problems coach testcases web classroom >/dev/null
 	@$(PY) -m compileall -q --invalidation-mode checked-hash sandbox/inside >/dev/null
 
 ## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;
@@ -60,21 +60,29 @@ lint: $(STAMP)
 	$(PY) -m mypy
 	MYPYPATH=sandbox/inside $(PY) -m mypy $(addprefix -m ,$(INSIDE_MODULES))
 
-## make testcases: regenerate every problem's stored tests and statement blocks.
+## make testcases [PROBLEM=window]: regenerate every problem's (or one's) stored tests and statement blocks.
 testcases: compiled
-	$(PY) -m testcases all
+	$(PY) -m testcases $(or $(PROBLEM),all)
 
-## make verify: prove every problem package with the bundled submissions.
+## make verify [PROBLEM=window]: prove every problem package (or one) with the bundled submissions.
 verify: compiled
-	$(PY) -m testcases.verify
+	$(PY) -m testcases.verify $(PROBLEM)
 
 ## make serve [PORT=8000] [HOST=127.0.0.1]: the practice web page; open the URL it prints.
 serve: compiled
 	@$(PY) -m judge serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
-## make bench: judge overhead against the floor, measured side by side.
+## make serve-class CLASS=DIR [PORT=8000] [HOST=127.0.0.1] [QUEUE=redis://host:6379/0]: a class's
+## server (accounts: python -m judge class add-users DIR users.csv; docs/classroom.md).
+serve-class: compiled
+	@$(PY) -m judge serve --class $(or $(CLASS),$(error give CLASS=<the class folder>)) $(if $(PORT),--port $(PORT)) \
+		$(if $(HOST),--host $(HOST)) $(if $(QUEUE),--queue $(QUEUE))
+
+## make bench: judge overhead against the floor (and a class's warm worker), side by side; then a
+## class's mixed load: judgings per minute per core, latency p50/p95.
 bench: compiled
 	$(PY) bench/judge_overhead.py
+	$(PY) bench/class_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -75,10 +75,11 @@ class Report:
         return next((t for t in self.tests if t.verdict != Verdict.AC), None)
 
 
-def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = None, run_all: bool = False,
-               time_limit_ms: int | None = None, patterns: list[str] | None = None,
+def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestData] | None = None,
+               run_all: bool = False, time_limit_ms: int | None = None, patterns: list[str] | None = None,
                cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
-               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None) -> Report:
+               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None,
+               keep_sandbox: bool = False) -> Report:
     """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
     first failure unless run_all. With no problem, the one whose method the file defines.
 
@@ -87,7 +88,10 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
     and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
     is told of each test as soon as it is judged (the web page shows verdicts as they come).
-    `sandbox`: one started already for this file (it boots while the caller loads); closed here.
+    `sandbox`: one started already for this file (it boots while the caller loads); closed here,
+    unless `keep_sandbox`: a warm one (Sandbox(warm=True)) the caller keeps for its next file, which
+    is released instead (one that was lost on the way is closed: `sandbox.alive` tells). `tests`
+    may hold tests already read (TestData), as a warm worker keeps them.
     Raises ProblemError when the problem cannot be told or no test matches, SandboxUnavailable
     when no sandbox with every wall can be had here, MachineBusy when the machine gave a run too
     little CPU to judge it.
@@ -95,7 +99,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     report = Report(problem, str(path), Verdict.AC, 0)
     source = read_source(path)
     if source is None:
-        if sandbox is not None:
+        if sandbox is not None and not keep_sandbox:
             sandbox.close()
         report.verdict = Verdict.CE
         report.message = (f"the file is {path.stat().st_size} bytes, over the {MAX_SOURCE_BYTES >> 20} MiB limit "
@@ -105,13 +109,13 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     sandbox = sandbox or submission_sandbox(path)
     sandbox.start()  # it boots while the tests are read
 
-    def items(problem: Problem) -> Sequence[TestCase | Path]:
+    def items(problem: Problem) -> Sequence[TestCase | Path | TestData]:
         return list(cases(problem)) if cases is not None else (tests if tests is not None else
                                                                select_tests(problem, patterns))
 
     reader = Reader(problem, items(problem)) if problem is not None else None  # reads while the sandbox starts
     report.total = len(reader) if reader is not None else 0
-    with _Session(path, source, sandbox) as session, contextlib.ExitStack() as stack:
+    with _Session(path, source, sandbox, keep_sandbox) as session, contextlib.ExitStack() as stack:
         if reader is not None:
             stack.enter_context(reader)
         try:
@@ -150,15 +154,25 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
 class _Session:
     """A submission's sandbox across its tests: started again if a run takes its fork server down."""
 
-    def __init__(self, path: Path, source: bytes, sandbox: Sandbox):
+    def __init__(self, path: Path, source: bytes, sandbox: Sandbox, keep: bool = False):
         self.path, self.source = path, source
         self.source_lines = _source_lines(source)
         self.sandbox: Sandbox | None = sandbox
+        self.kept = sandbox if keep else None  # the caller's warm sandbox: released, not closed, at the end
 
     def __enter__(self) -> _Session:
         return self
 
     def __exit__(self, *exc) -> None:
+        sandbox = self.sandbox
+        if sandbox is not None and sandbox is self.kept:
+            self.sandbox = None
+            try:
+                sandbox.release()
+                return
+            except SandboxError:  # it did not answer: closed, and its owner starts another
+                pass
+            sandbox.close()
         self.close()
 
     def start(self, report: Report) -> list[str]:

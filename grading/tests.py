@@ -59,9 +59,12 @@ class TestData:
         return int(self.expected.size)
 
 
-def test_data(problem: Problem, item: TestCase | Path) -> TestData:
-    """A test made in memory, or a stored one (from its kept copy when current). A file that cannot
-    be read, or whose arrays are not numbers, is a ProblemError naming it."""
+def test_data(problem: Problem, item: TestCase | Path | TestData) -> TestData:
+    """A test made in memory, or a stored one (from its kept copy when current), or one read already
+    (a warm worker keeps them). A file that cannot be read, or whose arrays are not numbers, is a
+    ProblemError naming it."""
+    if isinstance(item, TestData):
+        return item
     if isinstance(item, TestCase):
         return _decoded(*_encoded(problem, item))
     return _decoded(*cached(problem.toml_path, item, lambda: _encoded(problem, read_test(problem, item)), _whole))
@@ -110,7 +113,7 @@ class Reader:
     """The tests of a judging, read in order by a thread of their own; iterated as (index, test).
     A test that cannot be read raises its ProblemError when its turn comes. Use with `with`."""
 
-    def __init__(self, problem: Problem, items: Sequence[TestCase | Path]):
+    def __init__(self, problem: Problem, items: Sequence[TestCase | Path | TestData]):
         self.total = len(items)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-reader")
         self._futures = [self._pool.submit(test_data, problem, item) for item in items]

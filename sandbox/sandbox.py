@@ -51,8 +51,11 @@ def sandbox_processes(path: Path | str) -> set[int]:
 
 
 class Sandbox:
-    def __init__(self, label: str = "", secrets: Sequence[Path | str] = ()):
-        """`label`: shown in `ps`; `secrets`: folders no run may see, wherever they lie."""
+    def __init__(self, label: str = "", secrets: Sequence[Path | str] = (), warm: bool = False):
+        """`label`: shown in `ps`; `secrets`: folders no run may see, wherever they lie. `warm`: kept
+        across submissions, each served by a session process of its own that `release` ends (the
+        fork server itself never holds a byte of any submission: inside/protocol.py)."""
+        self.warm, self._in_session = warm, False
         self.label = label or run_label("")
         self.secrets = [str(Path(p).resolve()) for p in secrets]
         self.server: ForkServer | None = None
@@ -70,7 +73,7 @@ class Sandbox:
         """Begin starting the fork server in the first mode that works (launch.py); `ready`, or the
         first task, waits for it and raises what stopped it."""
         if self._starting is None and self.server is None:
-            self._starting = Launch(self.label, self.secrets)
+            self._starting = Launch(self.label, self.secrets, sessions=self.warm)
 
     def ready(self) -> ForkServer:
         if self.server is None:
@@ -114,7 +117,26 @@ class Sandbox:
         """Parse and compile the file in a walled child (no code of it runs); the fork server keeps
         the code object for the runs."""
         task = protocol.Task("compile", COMPILE_LIMITS.for_task(COMPILE_RESULT_BYTES), filename=filename)
+        if self.warm and not self._in_session:  # this submission's session process serves from here
+            try:
+                self._live().post(protocol.Task("session", COMPILE_LIMITS.for_task(0)))
+            except SandboxLost:  # it died while it waited: closed, so that its owner starts another
+                self.close()
+                raise
+            self._in_session = True
         return self._live().alone(task, [source])
+
+    @property
+    def alive(self) -> bool:
+        """Started and not closed (a lost fork server's sandbox is closed by its judging)."""
+        return self.server is not None or self._starting is not None
+
+    def release(self) -> None:
+        """A warm sandbox's submission is judged: its session ends, runs still in flight with it, and
+        the fork server waits for the next. SandboxLost when it does not answer (then close it)."""
+        if self._in_session:
+            self._in_session = False
+            self._live().release(protocol.Task("release", COMPILE_LIMITS.for_task(0)))
 
     def check(self, method: str, limits: Limits) -> RunOutcome:
         """Import the file and look up the method in a walled child, before any test input exists here."""
@@ -148,6 +170,7 @@ class Sandbox:
         return self._tasks
 
     def close(self) -> None:
+        self._in_session = False
         starting, self._starting = self._starting, None
         if starting is not None:  # started and never used: it ends here too
             starting.close()

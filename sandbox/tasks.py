@@ -15,6 +15,7 @@ from sandbox.launch import ForkServer
 from sandbox.outcome import RunOutcome, outcome_of
 
 REPLY_GRACE_S = 5.0  # past a run's own wall-clock cap, before the fork server is presumed lost
+RELEASE_TIMEOUT_S = 10.0  # a session kills its runs and answers at once: past this it is lost
 
 
 class Tasks:
@@ -29,6 +30,24 @@ class Tasks:
         self.settle()
         self.server.send(protocol.to_wire(task), blobs)
         return outcome_of(*self.server.receive(task.limits.cap_ms / 1000 + REPLY_GRACE_S))
+
+    def post(self, task: protocol.Task) -> None:
+        """Send a task that has no answer (a warm sandbox's `session`)."""
+        self.settle()
+        self.server.send(protocol.to_wire(task), [])
+
+    def release(self, task: protocol.Task) -> None:
+        """Send a warm sandbox's `release` behind whatever the writer still holds, and read until
+        the session's `Released`: the reports of runs that ended before it are dropped."""
+        if self._writer is not None:
+            self._outbox.put((protocol.to_wire(task), []))
+        else:
+            self.server.send(protocol.to_wire(task), [])
+        deadline = time.monotonic() + RELEASE_TIMEOUT_S
+        while self.server.receive(max(0.0, deadline - time.monotonic()))[0].get("released") is not True:
+            pass
+        self.settle()
+        self._in_flight.clear()
 
     def submit(self, task: protocol.Task, blobs: list[bytes]) -> None:
         """Start a run alongside those in flight; `collect` gets its outcome."""

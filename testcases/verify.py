@@ -5,7 +5,10 @@ its tests accept every correct solution and reject every wrong one, and its time
 the intended solution from the slow one with room to spare. Kattis' verifyproblem and Polygon
 prove exactly this; here, for every problem, in order:
 
-1. every stored test passes the validator;
+1. every stored test passes the validator, and the package holds every package rule
+   (testcases/package_rules.py: the sample first, every category, every size at its min and max,
+   the largest input in a large test, extreme tests at the ends of the ranges, ties, the 8 MiB
+   budget, current statements, a step for every wrong answer; problems/README.md lists them);
 2. the reference reproduces every stored expected output within 1% of the tolerance, and, judged
    as a submission, is AC;
 3. every accepted solution is AC;
@@ -25,7 +28,8 @@ change: the judge's wall clock leaves out the time a run waits for a CPU (sandbo
 
 It prints one table as it goes, warnings among its rows, and stops at the first violation with
 one line naming the file and the rule: exit 1. Exit 0 when every rule holds (warnings or not), 2
-for a usage error (unknown problem) or a machine too busy to judge a run.
+for a usage error (unknown problem) or a machine still too busy to judge a run after BUSY_TRIES
+judgings of that file (each "too busy" is a rerun, not a verdict).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import argparse
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -47,7 +52,7 @@ from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from sandbox.errors import MachineBusy
-from testcases import oracle
+from testcases import oracle, package_rules
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.validate import validate_problem
 
@@ -55,6 +60,8 @@ TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit /
 MEASUREMENTS = 3  # runs of an accepted solution over that budget before it is a violation
 REFERENCE_TIME_DIVISOR = 10  # the reference's slowest test takes at most limit / 10, judged as a submission
 SAFETY_MARGIN = 2  # a too-slow solution takes more than limit * 2 on some test
+BUSY_TRIES = 3  # judgings of one file while the machine is too busy to judge its runs, before verify gives up
+BUSY_PAUSE_S = 5.0  # between them, for the load to pass
 SLOW_CUT = 3  # slow solutions are judged with limit * 3, so that a time past limit * 2 can show
 REFERENCE_SHARE = CONDITION_FRACTION  # 1% of the tolerance: what the generator kept every test within
 HEADER = f"{'problem':<8} {'submission':<50} {'expected':<9} {'obtained':<9} {'slowest':>12}  first failing test"
@@ -165,6 +172,7 @@ def select(names: list[str], folder: Path) -> list[Problem]:
 def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
     """The six checks on one problem, in order; raises Violation at the first one broken."""
     check_tests(problem, out)
+    check_package_rules(problem, solutions, out)
     check_reference(problem, out)
     entries = bundled(problem, solutions)
     if not any(e.expected == "AC" for e in entries):
@@ -192,6 +200,14 @@ def check_tests(problem: Problem, out: Callable[[object], None]) -> None:
         raise Violation(f"{messages[0]}{more}")
     count = len(problem.test_files())
     out(Row(problem.slug, f"tests/ ({count} files)", "valid", "valid"))
+
+
+def check_package_rules(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
+    """Rule 1 too: the package rules, checked on the stored data before anything is judged."""
+    broken = package_rules.violations(problem, solutions)
+    if broken:
+        raise Violation(broken[0])
+    out(Row(problem.slug, f"package rules ({len(package_rules.applicable(problem))})", "hold", "hold"))
 
 
 def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
@@ -249,11 +265,11 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
     limit / divisor, each test keeping its fastest time over up to MEASUREMENTS judgings (see
     check_accepted)."""
     budget = problem.time_limit_ms / divisor
-    report = judge_file(entry.path, problem, problem.test_files())
+    report = _judge(entry, problem)
     _require_verdict(entry, report, "AC")
     runs = 1
     while (_slowest_user(report).user_ms or 0) > budget and runs < MEASUREMENTS:
-        again = judge_file(entry.path, problem, problem.test_files())
+        again = _judge(entry, problem)
         _require_verdict(entry, again, "AC")
         for test, retest in zip(report.tests, again.tests):
             test.time_ms = min(test.time_ms or 0, retest.time_ms or 0)  # AC: every test measured
@@ -265,6 +281,18 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
                                           f"time (fastest of {runs} runs), more than 1/{divisor} of the "
                                           f"{problem.time_limit_ms} ms limit")]
     return report, []
+
+
+def _judge(entry: Bundled, problem: Problem, **options) -> Report:
+    """judge_file on every test, judged again while the machine is too busy to judge a run."""
+    for _ in range(BUSY_TRIES - 1):
+        try:
+            return judge_file(entry.path, problem, problem.test_files(), **options)
+        except MachineBusy:
+            print(f"verify: note: {shown(entry.path)}: the machine was too busy to judge a run; judging it again",
+                  file=sys.stderr, flush=True)
+            time.sleep(BUSY_PAUSE_S)
+    return judge_file(entry.path, problem, problem.test_files(), **options)
 
 
 def _sensitive(entry: Bundled, what: str) -> str:
@@ -281,7 +309,7 @@ def _slowest(report: Report) -> TestResult:
 
 def check_wrong(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     """Rule 4: WA, judged on every test so that each test's rejections can be counted."""
-    report = judge_file(entry.path, problem, problem.test_files(), run_all=True)
+    report = _judge(entry, problem, run_all=True)
     _require_verdict(entry, report, "WA")
     return report, []
 
@@ -294,8 +322,8 @@ def check_slow(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     2x); every test is run, so a wrong result on any test it finishes is found.
     """
     limit = problem.time_limit_ms
-    report = judge_file(entry.path, problem, problem.test_files(), run_all=True,
-                        time_limit_ms=limit * SLOW_CUT)
+    report = _judge(entry, problem, run_all=True,
+                     time_limit_ms=limit * SLOW_CUT)
     wrong = next((t for t in report.tests if t.verdict not in ("AC", "TLE")), None)
     if wrong is not None or report.verdict not in ("AC", "TLE"):
         where = f"{wrong.verdict} on test {wrong.name} ({wrong.message})" if wrong else \
@@ -315,7 +343,7 @@ def check_slow(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
 
 def check_other(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]:
     """Rule 6 (run_time_error), and any other folder: the verdict its folder names."""
-    report = judge_file(entry.path, problem, problem.test_files())
+    report = _judge(entry, problem)
     _require_verdict(entry, report, entry.expected)
     return report, []
 

@@ -1,7 +1,8 @@
 """The layers, from the imports: problems/ and sandbox/ at the bottom, grading/ on them, testcases/
-and the practice layer (coach/) above, the web page (web/) above that, the command (judge/) on
-top. No import runs back up a layer, none goes around in a circle (function-local imports count
-too), and what runs inside the sandbox imports only the standard library, numpy and itself."""
+and the practice layer (coach/) above, the web page (web/) and the class's server (classroom/,
+which may read from web/) above that, the command (judge/) on top. No import runs back up a
+layer, none goes around in a circle (function-local imports count too), and what runs inside the
+sandbox imports only the standard library, numpy and itself."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ ALLOWED = {  # a package may import itself and these
     "testcases": {"problems", "sandbox", "grading"},
     "coach": {"problems", "sandbox", "grading", "testcases"},
     "web": {"problems", "sandbox", "grading", "testcases", "coach"},
-    "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web"},
+    "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "web"},
+    "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom"},
 }
 INSIDE = ROOT / "sandbox" / "inside"
 

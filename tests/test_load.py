@@ -75,9 +75,15 @@ def test_an_interactive_run_is_not_charged_for_the_judges_turns():
     """1280 steps, each waiting for the judge to send the next row: with eight busy loops per
     core beside the judge, its turns add up to more than the 3 s wall limit (the run then got
     TLE, "sleeping or blocked", while they were counted as the run's)."""
-    with _busy(8):
-        code, report = judge(ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py", "--tests", "020")
-    assert (code, report["verdict"]) == (0, "AC"), report["tests"]
+    for _ in range(3):  # on a machine busy before the test's own loops, the run may get no verdict
+        with _busy(8):
+            code, report = judge(ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py", "--tests", "020")
+        if not (code == 2 and "too busy to judge" in report.get("error", "")):
+            break
+    else:
+        pytest.skip("the machine was too busy, besides this test's own loops, to judge the run at all (no verdict, "
+                    "which is no wrong one)")
+    assert (code, report["verdict"]) == (0, "AC"), report.get("tests", report)
 
 
 class _Throttle:

@@ -20,6 +20,12 @@ The conversation:
      answer to the next row) and `end` (no more rows: a short grace, then a kill).
 4. `Status` (fork server -> judge, once a task's child is reaped). Blobs: the result bytes (the
    run wrote them: untrusted) and the start of its captured output.
+
+A warm sandbox (`Config.sessions`, kept by a worker across submissions) adds two tasks around each
+submission's: `session` (the fork server forks a session process that reads and serves the
+submission's tasks, while the fork server itself waits and never reads a byte of any submission)
+and `release` (the session kills its runs still in flight, answers `Released`, and exits; the
+fork server then reads the next `session`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-KINDS = ("compile", "check", "run", "interact")
+KINDS = ("compile", "check", "run", "interact", "session", "release")
 ENDED_FOR = ("cpu", "sleeping", "busy", "lingering")  # why the fork server killed a run (clock.py)
 
 
@@ -57,6 +63,7 @@ class Config:
     preload: list[str] = field(default_factory=list)  # modules to import before serving
     require_seccomp: bool = True
     seccomp_offsets: list[int] = field(default_factory=list)  # where a run writes its pid in its part
+    sessions: bool = False  # a warm sandbox: each submission is served by a session process (above)
 
 
 @dataclass
@@ -84,6 +91,14 @@ class Task:
 class Control:
     kind: str  # "end" or "judge_time"
     ms: float = 0.0  # judge_time: the judge's turns so far
+
+
+@dataclass
+class Released:
+    """The session's last word (after any run's Status it had to send): the next task is read by the
+    fork server."""
+
+    released: bool = True
 
 
 @dataclass

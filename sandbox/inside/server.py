@@ -25,7 +25,7 @@ import interactive  # the judge's boot command puts this folder on the path (san
 import walls
 import wire
 from clock import Clock
-from protocol import Config, Hello, Status, Task, from_wire, to_wire
+from protocol import Config, Hello, Released, Status, Task, from_wire, to_wire
 from runner import Runner, compile_only
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
@@ -45,6 +45,7 @@ class Server:
         self.ruleset: int | None = None
         self.source, self.filename, self.code = b"", "submission.py", None
         self.uids_in_use: set[int] = set()
+        self.in_session = False  # a warm sandbox's session process (protocol.py): serves one submission
 
     def take_uid(self) -> int:
         """A run's uid: a free one of the box when the judge is root (each run's task cap is then
@@ -92,6 +93,15 @@ def main() -> None:
             task = from_wire(Task, header)
         except (EOFError, ValueError):
             os._exit(0)  # the judge is done (or talks nonsense): no interpreter teardown to wait for
+        if task.kind == "session" and config.sessions and not server.in_session:
+            _session(server)  # returns in the session process; the fork server waits in there
+            continue
+        if task.kind == "release" and server.in_session:
+            runs.kill_all()
+            wire.send(proto_out, to_wire(Released()))
+            os._exit(0)
+        if task.kind in ("session", "release"):
+            os._exit(1)  # out of turn: the judge sees its sandbox lost and starts another
         if task.kind == "compile":
             server.source, server.filename, server.code = blobs[0], task.filename or "submission.py", None
         if task.kind == "run":  # alongside other runs: reported with its id when done
@@ -104,6 +114,19 @@ def main() -> None:
         wire.send(proto_out, to_wire(status), [result, output])
         if task.kind == "interact" and not status.judge_ended:
             interactive.await_end(proto_in)
+
+
+def _session(server: Server) -> None:
+    """Fork the process that serves one submission, and return in it; here, wait until it exits. The
+    fork server thus never reads a byte of any submission, and no session starts from another's memory."""
+    pid = os.fork()
+    if pid == 0:
+        walls.prctl(walls.PR_SET_PDEATHSIG, signal.SIGKILL)  # gone with the fork server
+        server.in_session = True
+        return
+    _, status = os.waitpid(pid, 0)
+    if status != 0:  # it died unreleased: the judge sees its sandbox lost and starts another
+        os._exit(1)
 
 
 def _compiled(result: bytes):
@@ -322,6 +345,13 @@ class _Runs:
     def start(self, task: Task, blobs: list[bytes]) -> None:
         child = _Child(self.server, task, blobs)
         self.children[child.pid] = child
+
+    def kill_all(self) -> None:
+        """The submission is judged (released): runs still in flight end unreported, their uids free."""
+        for child in self.children.values():
+            child.kill("released")
+            os.wait4(child.pid, 0)
+        self.children.clear()
 
     def serve(self, until_readable: int | None) -> None:
         """Report runs as they end, until `until_readable` has something (a new task), or, with

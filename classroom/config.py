@@ -1,0 +1,110 @@
+"""The class's settings, from `class.toml` in its folder (every key optional):
+
+    title = "Attention, spring term"
+    mode = "contest"                  # or "class": no scoreboard
+    start = 2026-12-01T09:00:00Z      # a contest's window (students submit only inside it)
+    end = 2026-12-01T14:00:00Z
+    freeze_minutes = 60               # the last hour's results hidden from students' scoreboard
+    reveal = false                    # true: the frozen results shown (after the contest)
+    problems = ["gqa", "mha"]         # default: every problem
+    submissions_per_minute = 6        # per user
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from problems import Problem, all_problems
+
+CONFIG_NAME = "class.toml"
+KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute"}
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass
+class ClassConfig:
+    title: str = "Attention judge: class"
+    mode: str = "class"
+    start: float | None = None
+    end: float | None = None
+    freeze_minutes: int = 0
+    reveal: bool = False
+    problems: list[str] = field(default_factory=list)
+    submissions_per_minute: int = 6
+
+    @property
+    def scoreboard(self) -> bool:
+        return self.mode == "contest"
+
+    def freeze_at(self) -> float | None:
+        if self.end is None or not self.freeze_minutes or self.reveal:
+            return None
+        return self.end - self.freeze_minutes * 60
+
+    def closed(self, now: float) -> str | None:
+        """Why a student cannot submit now, or None."""
+        if self.start is not None and now < self.start:
+            return "the contest has not started"
+        if self.end is not None and now >= self.end:
+            return "the contest is over"
+        return None
+
+
+def _time(name: str, value) -> float:
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            raise ConfigError(f"{CONFIG_NAME}: {name} = {value}: give a time zone (e.g. Z or +08:00)")
+        return value.timestamp()
+    raise ConfigError(f"{CONFIG_NAME}: {name}: a date and time such as 2026-12-01T09:00:00Z")
+
+
+def load_config(folder: Path) -> ClassConfig:
+    path = folder / CONFIG_NAME
+    if not path.is_file():
+        return ClassConfig()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    unknown = set(data) - KEYS
+    if unknown:
+        raise ConfigError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})")
+    config = ClassConfig()
+    if "title" in data:
+        config.title = str(data["title"])
+    mode = data.get("mode", "class")
+    if mode not in ("class", "contest"):
+        raise ConfigError(f"{path}: mode = {mode!r}: class or contest")
+    config.mode = mode
+    config.start = _time("start", data["start"]) if "start" in data else None
+    config.end = _time("end", data["end"]) if "end" in data else None
+    if config.start is not None and config.end is not None and config.end <= config.start:
+        raise ConfigError(f"{path}: end is not after start")
+    for key in ("freeze_minutes", "submissions_per_minute"):
+        if key in data:
+            if type(data[key]) is not int or data[key] < 0:
+                raise ConfigError(f"{path}: {key} = {data[key]!r}: a whole number >= 0")
+            setattr(config, key, data[key])
+    if config.scoreboard and config.start is None:
+        raise ConfigError(f"{path}: a contest needs start (penalty minutes count from it)")
+    config.reveal = bool(data.get("reveal", False))
+    names = data.get("problems", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(f"{path}: problems: a list of problem slugs")
+    known = {p.slug for p in all_problems()}
+    for name in names:
+        if name not in known:
+            raise ConfigError(f"{path}: no problem {name!r} (known: {', '.join(sorted(known))})")
+    config.problems = names
+    return config
+
+
+def class_problems(config: ClassConfig) -> dict[str, Problem]:
+    found = {p.slug: p for p in all_problems()}
+    return {slug: found[slug] for slug in config.problems} if config.problems else found

@@ -1,0 +1,293 @@
+"""The class's server on one machine (issue 27), through its real entry points: accounts made by
+`python -m judge class add-users`, the server started by `python -m judge serve --class` on a free
+port with its in-process warm workers, every request real HTTP on loopback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from class_server import (
+    CE_CODE,
+    ROOT,
+    Client,
+    Server,
+    add_users,
+    check_scoreboard,
+    check_statistics,
+    class_folder,
+    judge_command,
+    remove,
+    solution,
+    token,
+)
+
+from grading.session import judge_file
+from problems import load
+from sandbox.sandbox import Sandbox, run_label, sandbox_processes
+from sandbox.view import checkout_root
+
+USERS = ["alice,alice@example.org", "bob,bob@example.org", "carol,carol@example.org", "dave,dave@example.org",
+         "erin,erin@example.org", "fred,fred@example.org", "teach,teach@example.org,admin"]
+
+
+def _stamp(seconds_from_now: float) -> str:
+    return dt.datetime.fromtimestamp(time.time() + seconds_from_now, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.fixture(scope="module")
+def klass():
+    folder = class_folder("judge-class-")
+    folder.mkdir(parents=True)
+    (folder / "class.toml").write_text(f'title = "Test contest"\nmode = "contest"\nstart = {_stamp(-600)}\n'
+                                       f"end = {_stamp(7200)}\nsubmissions_per_minute = 5\n")
+    passwords = add_users(folder, USERS)
+    server = Server(folder)
+    try:
+        yield folder, server, passwords
+    finally:
+        server.stop()
+        remove(folder)
+
+
+def _as(klass, name: str) -> Client:
+    folder, server, _ = klass
+    return Client(server.base, bearer=token(folder, name))
+
+
+def test_add_users_prints_each_password_once_and_refuses_a_bad_line(tmp_path):
+    folder = tmp_path / "class"
+    first = add_users(folder, ["ann,ann@example.org", "root,root@example.org,admin"])
+    assert sorted(first) == ["ann", "root"] and all(len(p) >= 12 for p in first.values())
+    again = add_users(folder, ["ann,ann@example.org"])
+    assert again == {"ann": "(exists: unchanged)"}
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,email\ncarl,carl@example.org,teacher\n")
+    done = subprocess.run(judge_command("class", "add-users", str(folder), str(bad)), cwd=ROOT, capture_output=True,
+                          text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"error: {bad} line 2: role 'teacher': student or admin\n"
+
+
+def test_sign_in_gives_a_strict_http_only_cookie_and_changes_need_origin_and_csrf(klass):
+    _, server, passwords = klass
+    anonymous = Client(server.base)
+    assert anonymous.get("/api/problems").status == 401
+    assert anonymous.get("/").status == 303  # to the sign-in page
+    page = anonymous.request("POST", "/signin", b"login=alice&password=wrong",
+                             {"Content-Type": "application/x-www-form-urlencoded", "Origin": server.base})
+    assert page.status == 401 and "wrong name or password" in page.text
+    form = f"login=alice&password={passwords['alice']}".encode()
+    signed = anonymous.request("POST", "/signin", form, {"Content-Type": "application/x-www-form-urlencoded",
+                                                          "Origin": server.base})
+    assert signed.status == 303
+    cookie = signed.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    alice = Client(server.base)
+    assert alice.sign_in("alice", passwords["alice"]).status == 200
+    code = {"problem": "gqa", "code": CE_CODE}
+    assert alice.post_json("/api/submissions", code, {"Origin": server.base}).status == 403  # no CSRF token
+    assert alice.post_json("/api/submissions", code, {"Origin": "http://evil.example",
+                                                      "X-CSRF-Token": alice.csrf}).status == 403
+    made = alice.change("/api/submissions", code)
+    assert made.status == 201
+    assert alice.wait_done(made.json()["id"])["verdict"] == "CE"
+
+
+def test_every_verdict_comes_back_through_the_api(klass):
+    alice = _as(klass, "alice")
+    cases = [("mha", solution("mha", "accepted"), "AC"), ("mqa", solution("mqa", "wrong_answer"), "WA"),
+             ("causal", CE_CODE, "CE"), ("masked", solution("masked", "time_limit_exceeded"), "TLE")]
+    ids = []
+    for problem, code, _ in cases:
+        made = alice.submit(problem, code)
+        assert made.status == 201, made.text
+        ids.append(made.json()["id"])
+    results = [alice.wait_done(i) for i in ids]
+    assert [r["verdict"] for r in results] == [v for *_, v in cases]
+    accepted = results[0]
+    assert accepted["status"] == "done" and accepted["problem"] == "mha" and accepted["user"] == "alice"
+    assert [t["verdict"] for t in accepted["tests"]] == ["AC"] * len(load("mha").test_files())
+    assert results[1]["tests"][-1]["verdict"] == "WA" and results[1]["tests"][-1]["message"]
+    assert results[2]["tests"] == [] and results[2]["message"]
+    assert results[3]["tests"][-1]["verdict"] == "TLE"
+
+
+def test_errors_are_json_with_the_right_status(klass):
+    folder, server, _ = klass
+    dave = _as(klass, "dave")
+    assert Client(server.base, bearer="cj_not-a-token").get("/api/problems").status == 401
+    unknown = dave.submit("nosuch", "x = 1\n")
+    assert (unknown.status, unknown.json()) == (404, {"error": "no problem 'nosuch' in this class"})
+    huge = dave.submit("gqa", "#" * (1 << 20) + "\n")
+    assert huge.status == 413 and "over the judge's limit" in huge.json()["error"]
+    assert dave.request("POST", "/api/submissions", b"{not json", {"Content-Type": "application/json"}).status == 400
+    first = dave.submit("gqa", solution("gqa", "time_limit_exceeded"))
+    second = dave.submit("gqa", solution("gqa", "accepted"))
+    assert first.status == 201
+    assert (second.status, second.json()) == (429, {"error": "your last submission of gqa is still being judged: "
+                                                             "wait for its verdict"})
+    assert dave.get("/api/submissions/999999").status == 404
+    assert dave.post_json("/api/problems/gqa/rejudge", {}).status == 403  # a student
+    erin = _as(klass, "erin")
+    made = [erin.submit(slug, CE_CODE).status for slug in ["causal", "gqa", "masked", "mha", "mqa", "mla"]]
+    assert made == [201] * 5 + [429]
+    dave.wait_done(first.json()["id"])
+
+
+def test_a_student_sees_only_their_own_submissions(klass):
+    _, server, passwords = klass
+    carol, bob = _as(klass, "carol"), _as(klass, "bob")
+    secret = "# carol's secret approach\n" + solution("gqa", "accepted")
+    mine = carol.submit("gqa", secret).json()["id"]
+    carol.wait_done(mine)
+    assert bob.get(f"/api/submissions/{mine}").status == 404
+    assert all(s["user"] == "bob" for s in bob.get("/api/submissions").json())
+    assert all(s["user"] == "bob" for s in bob.get("/api/submissions?user=carol").json())
+    browser = Client(server.base)
+    browser.sign_in("bob", passwords["bob"])
+    page = browser.get(f"/submissions/{mine}")
+    assert page.status == 404 and "secret approach" not in page.text
+    assert "secret approach" not in browser.get("/submissions").text
+    teach = _as(klass, "teach")
+    seen = teach.get(f"/api/submissions/{mine}").json()
+    assert seen["code"] == secret and seen["user"] == "carol"
+    assert {s["user"] for s in teach.get("/api/submissions?user=carol").json()} == {"carol"}
+
+
+def test_an_admin_rejudges_one_submission_or_a_whole_problem(klass):
+    fred, teach = _as(klass, "fred"), _as(klass, "teach")
+    made = fred.submit("mla", solution("mla", "accepted")).json()["id"]
+    assert fred.wait_done(made)["verdict"] == "AC"
+    again = teach.post_json(f"/api/submissions/{made}/rejudge", {})
+    assert again.json() == {"rejudged": [made]}
+    done = teach.wait_done(made)
+    assert (done["verdict"], done["round"]) == ("AC", 1)
+    every = teach.post_json("/api/problems/mla/rejudge", {}).json()["rejudged"]
+    assert made in every
+    assert [teach.wait_done(i)["round"] >= 1 for i in every] == [True] * len(every)
+
+
+def test_statistics_and_scoreboard_are_what_the_stored_submissions_imply(klass):
+    teach = _as(klass, "teach")
+    deadline = time.monotonic() + 600
+    while any(s["status"] != "done" for s in teach.get("/api/submissions").json()):
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    stored = sorted(teach.get("/api/submissions").json(), key=lambda s: (s["created"], s["id"]))
+    students = [s for s in stored if s["user"] != "teach"]
+    check_statistics(teach.get("/api/problems").json(), students)
+    check_scoreboard(teach.get("/api/scoreboard").json(), students)
+
+
+def test_pages_escape_what_users_wrote_and_run_no_inline_script(klass):
+    _, server, passwords = klass
+    bob = Client(server.base)
+    bob.sign_in("bob", passwords["bob"])
+    code = "# </pre><script>alert('x')</script>\n" + CE_CODE
+    made = bob.change("/api/submissions", {"problem": "mqa", "code": code}).json()["id"]
+    bob.wait_done(made)
+    for path in ["/", "/problems/gqa", "/submissions", f"/submissions/{made}", "/scoreboard", "/account"]:
+        page = bob.get(path)
+        assert page.status == 200, path
+        assert "default-src 'self'; script-src 'self'" in page.headers["Content-Security-Policy"]
+        assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page.text) == [], path  # every script from a file
+    shown = bob.get(f"/submissions/{made}").text
+    assert "<script>alert" not in shown and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in shown
+    form = (f"csrf={bob.csrf}&code=" + "x%20%3D%201%0A").encode()
+    sent = bob.request("POST", "/problems/mha/submit", form, {"Content-Type": "application/x-www-form-urlencoded",
+                                                              "Origin": server.base})
+    assert sent.status == 303 and re.fullmatch(r"/submissions/\d+", sent.headers["Location"])
+
+
+def test_a_warm_sandbox_keeps_no_byte_of_a_submission_between_judgings(tmp_path):
+    """The fork server that stays up between submissions never holds one (as root, the test reads
+    its memory): only the session process that judged it did, and that one has exited."""
+    if os.geteuid() != 0:
+        pytest.skip("reading another process's memory needs root")
+    marker = "warm_sandbox_marker_" + os.urandom(8).hex()
+    path = tmp_path / "submission.py"
+    path.write_text(f"# {marker}\n" + solution("gqa", "accepted"))
+    problem = load("gqa")
+    name = f"warm-test-{marker}"
+    sandbox = Sandbox(label=run_label(name), secrets=[checkout_root(), tmp_path], warm=True)
+    during = []  # the control: while it is judged, its session process does hold it
+
+    def look(report, result) -> None:
+        if not during:
+            during.append(any(_holds(pid, marker) for pid in sandbox_processes(name)))
+
+    try:
+        sandbox.start()
+        tests = problem.test_files()[:3]
+        judged = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True, on_test=look)
+        assert judged.verdict.name == "AC" and during == [True]
+        assert sandbox.alive
+        left = sandbox_processes(name)
+        assert left and not any(_holds(pid, marker) for pid in left)
+        again = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
+        assert again.verdict.name == "AC" and sandbox_processes(name) == left  # the same fork server, warm
+    finally:
+        sandbox.close()
+    assert sandbox_processes(name) == set()
+
+
+def _holds(pid: int, marker: str) -> bool:
+    needle = marker.encode()
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+        with open(f"/proc/{pid}/mem", "rb") as memory:
+            for line in maps:
+                span, perms = line.split()[:2]
+                if "r" not in perms:
+                    continue
+                start, end = (int(x, 16) for x in span.split("-"))
+                try:
+                    memory.seek(start)
+                    if needle in memory.read(end - start):
+                        return True
+                except (OSError, OverflowError, ValueError):
+                    continue
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return False
+
+
+def test_the_fair_queue_takes_users_in_turn():
+    from classroom.fair import FairQueue
+    from classroom.store import Job
+
+    queue = FairQueue()
+    for user, count in ((1, 5), (2, 1), (3, 2)):
+        for n in range(count):
+            queue.put(Job(submission=user * 10 + n, round=0, user=user, problem="gqa", code=""))
+    taken = [queue.take(timeout=0) for _ in range(8)]
+    assert [job.submission for job in taken if job] == [10, 20, 30, 11, 31, 12, 13, 14]
+    assert queue.take(timeout=0) is None
+
+
+def test_a_warm_worker_replaces_a_sandbox_that_died_between_judgings():
+    from classroom.judging import WarmJudge
+
+    problem = load("mha")
+    judge = WarmJudge({"mha": problem}, f"lost-{os.getpid()}")
+    try:
+        code = solution("mha", "accepted")
+        assert judge.judge("mha", code)["verdict"] == "AC"
+        first = sandbox_processes(f"class-worker-lost-{os.getpid()}")
+        for pid in first:  # as if the machine's OOM killer took the fork server
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        again = judge.judge("mha", code)
+        assert (again["verdict"], again["message"]) == ("AC", "")
+        second = sandbox_processes(f"class-worker-lost-{os.getpid()}")
+        assert second and not second & first
+    finally:
+        judge.close()
