@@ -9,14 +9,14 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, judge_command
+
 SOLUTIONS = ROOT / "solutions"
 START_TIMEOUT_S = 120  # a safety net on a busy machine, not an expectation
 CE_CODE = "import numpy as np\n\nclass Solution:\n    def oops(self:\n        pass\n"
@@ -26,10 +26,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def judge_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "judge", *args]
 
 
 def add_users(folder: Path, rows: list[str]) -> dict[str, str]:

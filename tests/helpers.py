@@ -84,6 +84,36 @@ def uid(pid: int) -> int | None:
         return None
 
 
+def program(pid: int) -> bytes:
+    """The first word of the process's command line (b"" once it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+    except OSError:
+        return b""
+
+
+def holds(pid: int, marker: str) -> bool:
+    """Whether the process's readable memory holds `marker` (as root: /proc/PID/mem)."""
+    needle = marker.encode()
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+        with open(f"/proc/{pid}/mem", "rb") as memory:
+            for line in maps:
+                span, perms = line.split()[:2]
+                if "r" not in perms:
+                    continue
+                start, end = (int(x, 16) for x in span.split("-"))
+                try:
+                    memory.seek(start)
+                    if needle in memory.read(end - start):
+                        return True
+                except (OSError, OverflowError, ValueError):  # a mapping the kernel will not read out
+                    continue
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return False
+
+
 def state(pid: int) -> str:
     """The one-letter state (R, S, Z...), "gone" once the process is reaped."""
     return status(pid).get("State", "gone").split()[0]

@@ -9,23 +9,21 @@ import os
 import re
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 from class_server import (
     CE_CODE,
-    ROOT,
     Client,
     Server,
     add_users,
     check_scoreboard,
     check_statistics,
     class_folder,
-    judge_command,
     remove,
     solution,
     token,
 )
+from helpers import ROOT, holds, judge_command
 
 from grading.session import judge_file
 from problems import load
@@ -220,7 +218,7 @@ def test_a_warm_sandbox_keeps_no_byte_of_a_submission_between_judgings(tmp_path)
 
     def look(report, result) -> None:
         if not during:
-            during.append(any(_holds(pid, marker) for pid in sandbox_processes(name)))
+            during.append(any(holds(pid, marker) for pid in sandbox_processes(name)))
 
     try:
         sandbox.start()
@@ -229,33 +227,12 @@ def test_a_warm_sandbox_keeps_no_byte_of_a_submission_between_judgings(tmp_path)
         assert judged.verdict.name == "AC" and during == [True]
         assert sandbox.alive
         left = sandbox_processes(name)
-        assert left and not any(_holds(pid, marker) for pid in left)
+        assert left and not any(holds(pid, marker) for pid in left)
         again = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
         assert again.verdict.name == "AC" and sandbox_processes(name) == left  # the same fork server, warm
     finally:
         sandbox.close()
     assert sandbox_processes(name) == set()
-
-
-def _holds(pid: int, marker: str) -> bool:
-    needle = marker.encode()
-    try:
-        maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
-        with open(f"/proc/{pid}/mem", "rb") as memory:
-            for line in maps:
-                span, perms = line.split()[:2]
-                if "r" not in perms:
-                    continue
-                start, end = (int(x, 16) for x in span.split("-"))
-                try:
-                    memory.seek(start)
-                    if needle in memory.read(end - start):
-                        return True
-                except (OSError, OverflowError, ValueError):
-                    continue
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return False
 
 
 def test_the_fair_queue_takes_users_in_turn():

@@ -26,6 +26,7 @@ from class_server import (
     token,
     worker,
 )
+from helpers import parent, program
 
 from sandbox.sandbox import sandbox_processes
 
@@ -124,21 +125,9 @@ def test_thirty_users_on_two_workers_through_a_worker_kill_and_a_redis_restart(t
 def _judging(pid: int) -> bool:
     """Whether the worker's sandbox has a session process up: a submission is being judged."""
     processes = sandbox_processes(f"class-worker-{pid}-0")
-    parents = {}
-    for process in processes:
-        try:
-            parents[process] = int(open(f"/proc/{process}/stat").read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    return any(parent in processes and b"bwrap" not in _cmdline(parent) and b"bwrap" not in _cmdline(child)
-               for child, parent in parents.items())
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")[0]
-    except OSError:
-        return b""
+    parents = {process: parent(process) for process in processes}
+    return any(up in processes and b"bwrap" not in program(up) and b"bwrap" not in program(child)
+               for child, up in parents.items())
 
 
 def _wait_until(condition, timeout: float = RUN_TIMEOUT_S) -> None:

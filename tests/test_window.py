@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT, run_judge
 from problems import load
 from problems.bundled import bundled
 
-ROOT = Path(__file__).resolve().parent.parent
 WINDOW = load("window")
 
 
@@ -30,20 +30,20 @@ def test_every_bundled_submission_gets_its_verdict_and_nothing_is_recorded(tmp_p
     one, an additive 0/-inf mask), ten wrong answers, a TLE and an RE each get their folder's verdict,
     and the setter's practice history stays empty."""
     home = tmp_path / "home"
-    judged = run(home, "-m", "judge", "--bundled", "--problem", "window")
+    judged = run_judge("--bundled", "--problem", "window", env={"JUDGE_HOME": str(home)})
     count = len(bundled(WINDOW))
     assert judged.returncode == 0, judged.stdout + judged.stderr
     assert judged.stdout.rstrip().endswith(f"{count} of {count} bundled submissions got their expected verdict.")
     assert {e.path.parent.name for e in bundled(WINDOW)} == {"accepted", "wrong_answer", "time_limit_exceeded",
                                                              "run_time_error"}
-    assert json.loads(run(home, "-m", "judge", "history", "--json").stdout) == []
+    assert json.loads(run_judge("history", "--json", env={"JUDGE_HOME": str(home)}).stdout) == []
 
 
 def test_the_window_argument_shows_its_range(tmp_path):
     """An int argument with a range of its own: in the starter's docstring and in the statements'
     arguments tables, not among the sizes."""
     starter = tmp_path / "window.py"
-    made = run(tmp_path / "home", "-m", "judge", "start", "window", "--out", str(starter))
+    made = run_judge("start", "window", "--out", starter, env={"JUDGE_HOME": str(tmp_path / "home")})
     assert made.returncode == 0, made.stderr
     text = starter.read_text()
     assert ("def sliding_window_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, num_heads, window, W_O, b_O):"
@@ -85,7 +85,7 @@ def test_a_hint_names_the_band_step(tmp_path):
     wrong = ROOT / "solutions" / "window" / "wrong_answer" / "off_by_one_window_plus_one.py"
     mine = tmp_path / "mine.py"
     mine.write_text(wrong.read_text())
-    hinted = json.loads(run(tmp_path / "home", "-m", "judge", str(mine), "--hint", "2", "--json").stdout)
+    hinted = json.loads(run_judge(mine, "--hint", "2", "--json", env={"JUDGE_HOME": str(tmp_path / "home")}).stdout)
     assert hinted["verdict"] == "WA"
     assert hinted["hint"]["step"] == "step 4 of the statement (Sliding-window mask)"
     assert hinted["hint"]["matches"] == ["wrong_answer/off_by_one_window_plus_one.py"]
