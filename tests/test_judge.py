@@ -448,7 +448,10 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     deadline = time.monotonic() + 120
     while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert _runs_of(sub), "the run never started"
+    if not _runs_of(sub):  # say why: the judge's own words, not just that no run was seen
+        proc.kill()
+        out, err = proc.communicate(timeout=60)
+        pytest.fail(f"the run never started (judge exit {proc.returncode}): {out}{err}")
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
