@@ -116,6 +116,7 @@ def test_every_verdict_comes_back_through_the_api(klass):
     assert results[3]["tests"][-1]["verdict"] == "TLE"
 
 
+@pytest.mark.slow
 def test_errors_are_json_with_the_right_status(klass):
     folder, server, _ = klass
     dave = _as(klass, "dave")
@@ -138,6 +139,7 @@ def test_errors_are_json_with_the_right_status(klass):
     dave.wait_done(first.json()["id"])
 
 
+@pytest.mark.slow
 def test_a_student_sees_only_their_own_submissions(klass):
     _, server, passwords = klass
     carol, bob = _as(klass, "carol"), _as(klass, "bob")
@@ -158,6 +160,7 @@ def test_a_student_sees_only_their_own_submissions(klass):
     assert {s["user"] for s in teach.get("/api/submissions?user=carol").json()} == {"carol"}
 
 
+@pytest.mark.slow
 def test_an_admin_rejudges_one_submission_or_a_whole_problem(klass):
     fred, teach = _as(klass, "fred"), _as(klass, "teach")
     made = fred.submit("mla", solution("mla", "accepted")).json()["id"]

@@ -12,6 +12,7 @@ import sqlite3
 import threading
 import time
 
+import pytest
 from class_server import (
     CE_CODE,
     Client,
@@ -29,6 +30,8 @@ from class_server import (
 from helpers import parent, program
 
 from sandbox.sandbox import sandbox_processes
+
+pytestmark = pytest.mark.slow  # thirty users, two workers, Redis restarted: minutes
 
 USERS = 30
 RUN_TIMEOUT_S = 1800  # a safety net on a busy 2-core machine, not an expectation

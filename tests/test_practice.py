@@ -157,6 +157,7 @@ def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, mes
     assert message in ran.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, message", [
     (b"[" * 100_000 + b"]" * 100_000, "arrays and objects nested 100000 deep, over the limit of 32"),
     (b'{"input": {"X": "' + b"x" * (9 << 20) + b'"}}', "over the limit of 8 MiB for a case"),
@@ -241,6 +242,7 @@ def test_editorial_waits_for_an_ac_unless_forced(tmp_path, home):
     assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
 
 
+@pytest.mark.slow  # nine judge commands, five of them judgings or runs
 def test_bundled_files_and_no_record_leave_the_history_alone(tmp_path, home):
     """Issue 28: a setter judging solutions/ (or anything with --no-record) keeps a practice history
     of their own: the problem stays new and its editorial locked."""

@@ -25,6 +25,7 @@ def run(home: Path, *args: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "JUDGE_HOME": str(home)})
 
 
+@pytest.mark.slow  # every bundled submission, the TLE one to its limit
 def test_every_bundled_submission_gets_its_verdict_and_nothing_is_recorded(tmp_path):
     """`python -m judge --bundled --problem window`: accepted (a banded loop, a full mask, a strided
     one, an additive 0/-inf mask), ten wrong answers, a TLE and an RE each get their folder's verdict,
