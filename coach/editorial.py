@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from coach import history
 from problems import Problem
@@ -13,7 +15,7 @@ from problems.bundled import bundled
 from problems.package import shown
 
 
-@dataclass
+@dataclass(frozen=True)  # shared by every answer from the cache
 class Solution:
     name: str  # the file's name
     path: str  # as the terminal shows it (solutions/<slug>/accepted/<name>)
@@ -40,14 +42,20 @@ def editorial(problem: Problem, force: bool = False) -> Editorial:
         return Editorial(False, f"{problem.slug}: not solved yet ({tries} attempt{'s' * (tries != 1)}, no AC on "
                                 "the full test set). The editorial shows the accepted solutions; try a hint first.",
                          tries)
-    solutions = []
-    for entry in bundled(problem):
-        if entry.expected != "AC":
-            continue
-        text = entry.path.read_text(encoding="utf-8")
-        solutions.append(Solution(entry.path.name, shown(entry.path), description(text), text))
+    found = tuple((e.path, e.path.stat().st_mtime_ns) for e in bundled(problem) if e.expected == "AC")
+    solutions = list(_solutions(found))
     return Editorial(True, f"{problem.title} ({problem.id}): {len(solutions)} accepted solutions, each a different "
                            "route.", tries, solutions)
+
+
+@lru_cache(maxsize=64)
+def _solutions(files: tuple[tuple[Path, int], ...]) -> tuple[Solution, ...]:
+    """The files read once while they stay as they are (keyed on their mtimes): the page asks often."""
+    out = []
+    for path, _ in files:
+        text = path.read_text(encoding="utf-8")
+        out.append(Solution(path.name, shown(path), description(text), text))
+    return tuple(out)
 
 
 def description(source: str) -> str:
