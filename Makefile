@@ -10,7 +10,7 @@ ALL    ?=
 JSON   ?=
 JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TESTS)) $(if $(ALL),--all) $(if $(JSON),--json)
 
-.PHONY: all judge test testcases verify bench clean start problems history serve compiled
+.PHONY: all judge test lint testcases verify bench clean start problems history serve compiled
 
 all: test
 
@@ -54,6 +54,14 @@ history: compiled
 test: compiled
 	$(PY) -m pytest
 
+## make lint: ruff (lint, import order) and mypy over the packages; CI runs it before the tests.
+## sandbox/inside/ is checked on its own, as the fork server imports it: by bare module names.
+INSIDE_MODULES := $(patsubst sandbox/inside/%.py,%,$(filter-out %/__init__.py,$(wildcard sandbox/inside/*.py)))
+lint: $(STAMP)
+	$(PY) -m ruff check
+	$(PY) -m mypy
+	MYPYPATH=sandbox/inside $(PY) -m mypy $(addprefix -m ,$(INSIDE_MODULES))
+
 ## make testcases: regenerate every problem's stored tests and statement blocks.
 testcases: compiled
 	$(PY) -m testcases all
@@ -71,4 +79,4 @@ bench: compiled
 	$(PY) bench/judge_overhead.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

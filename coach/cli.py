@@ -15,14 +15,14 @@ from coach import history
 from coach.editorial import editorial
 from coach.record import record_report
 from coach.run import run_file, side_by_side
-from coach.stress import stress
 from coach.starter import write_starter
+from coach.stress import stress
 from grading import report as render
 from grading.session import judge_file
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxUnavailable
 from problems import ProblemError, all_problems, load
+from problems.bundled import bundled
 from problems.package import shown
+from sandbox.errors import MachineBusy, SandboxUnavailable
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 PRACTICE = CHECKOUT / "practice"  # the user's own files (gitignored), wherever the command is run from
@@ -53,7 +53,8 @@ def main(argv: list[str]) -> int:
     stress_.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
     stress_.add_argument("--n", type=int, default=200, help="how many inputs (default 200)")
     stress_.add_argument("--seed", type=int, default=0, help="the same seed draws the same inputs (default 0)")
-    stress_.add_argument("--out", type=Path, help="where to save a counterexample (default practice/<slug>-counterexample.json)")
+    stress_.add_argument("--out", type=Path,
+                         help="where to save a counterexample (default practice/<slug>-counterexample.json)")
     stress_.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     try:
@@ -95,8 +96,8 @@ def _list(args: argparse.Namespace) -> int:
     titles = {p.slug: " / ".join([p.title, *p.titles.values()]) for p in problems}
     width = max([_width(t) for t in titles.values()] + [5])
     slug_width = max([len(p.slug) for p in problems] + [4])
-    header = (f"{'id':<7} {'slug':<{slug_width}} {_pad('title', width)} {'difficulty':>10}  {'status':<7} {'attempts':>8} "
-              f"{'best on largest':>15}  last verdict")
+    header = (f"{'id':<7} {'slug':<{slug_width}} {_pad('title', width)} {'difficulty':>10}  {'status':<7} "
+              f"{'attempts':>8} {'best on largest':>15}  last verdict")
     print(header)
     print("-" * _width(header))
     for problem in problems:
@@ -131,8 +132,8 @@ def _history(args: argparse.Namespace) -> int:
     for r in rows:
         slowest = f"{r.slowest_ms:.0f} ms" if r.slowest_ms is not None else "-"
         memory = f"{r.peak_mb:.1f} MiB" if r.peak_mb is not None else "-"
-        print(f"{r.time:<25} {r.kind:<6} {r.problem:<8} {r.verdict:<7} {r.passed:>3}/{r.total:<3}  {r.first_failing or '-':<16} "
-              f"{slowest:>8} {memory:>10}  {r.path}")
+        print(f"{r.time:<25} {r.kind:<6} {r.problem:<8} {r.verdict:<7} {r.passed:>3}/{r.total:<3}  "
+              f"{r.first_failing or '-':<16} {slowest:>8} {memory:>10}  {r.path}")
     return 0
 
 
@@ -203,6 +204,7 @@ def _stress(args: argparse.Namespace) -> int:
         print(f"{problem.slug}: no disagreement with the reference in {found.tried} small random inputs "
               f"(seed {args.seed}). A stress test can only find bugs, not prove there are none.")
         return 0
+    assert found.sizes is not None and saved is not None  # with the case
     sizes = ", ".join(f"{k} = {v}" for k, v in problem.dims(found.sizes).items())
     print(f"{problem.slug}: input {found.tried} disagrees with the reference ({found.verdict}); shrunk to {sizes}:\n")
     for name, value in found.case.input.items():

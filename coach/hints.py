@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from problems.bundled import SOLUTIONS
 from grading.checker import compare
 from grading.session import Report, judge_file
 from problems import Problem, TestCase, read_test
+from problems.bundled import SOLUTIONS
 from problems.package import read_toml
 
 _STEP = re.compile(r"^\*\*(\d+)\. (.+?)\.\*\*", re.M)

@@ -10,9 +10,8 @@ from pathlib import Path
 from coach import history
 from coach.speed import speed
 from grading.session import Report
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxUnavailable
 from problems import ProblemError
+from sandbox.errors import MachineBusy, SandboxUnavailable
 
 
 def enrich(report: Report, hint_level: int | None) -> None:

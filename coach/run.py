@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from coach.case import MAX_CASE_BYTES, parse_case
-from grading.session import Report, judge_file
 from grading.report import problem_arg
+from grading.session import Report, judge_file
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
 from testcases import oracle
@@ -93,7 +93,8 @@ def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, r
                  f"{'' if len(first) == 0 else f'; {len(first)} element(s) differ, marked *'}")
     lines.append("  " + head)
     for r in rows:
-        lines.append(f"  row {r:<3}" + "".join(f"{_num(got[r, c]) + ('*' if wrong[r, c] else ' '):>{cell}}" for c in cols)
+        lines.append(f"  row {r:<3}"
+                     + "".join(f"{_num(got[r, c]) + ('*' if wrong[r, c] else ' '):>{cell}}" for c in cols)
                      + "   yours")
         lines.append(" " * 9 + "".join(f"{_num(expected[r, c]) + ' ':>{cell}}" for c in cols) + "   reference")
     return lines

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+from hashlib import sha256
 
 from coach.home import judge_home
-from hashlib import sha256
 from grading.session import Report, judge_file
-from sandbox.errors import MachineBusy
-from sandbox.errors import SandboxError
 from problems import ProblemError
+from sandbox.errors import MachineBusy, SandboxError
 
 RUNS = 3
 # What a run's time counts, in the cache key: a figure measured another way is measured again.
@@ -37,6 +36,7 @@ def _machine() -> str:
 
 def reference_ms(report: Report, test: str) -> float | None:
     problem = report.problem
+    assert problem is not None  # speed() asks only for a report with its problem
     path = problem.tests_dir / f"{test}.json"
     key = "|".join([_machine(), TIMING, problem.slug, test,
                     sha256(problem.reference_path.read_bytes()).hexdigest()[:16]])
@@ -47,12 +47,12 @@ def reference_ms(report: Report, test: str) -> float | None:
         known = {}
     if isinstance(known, dict) and isinstance(known.get(key), (int, float)):
         return float(known[key])
-    times = []
+    times: list[float] = []
     for _ in range(RUNS):
         judged = judge_file(problem.reference_path, problem, [path])
         if judged.verdict != "AC" or not judged.tests:
             return None
-        times.append(judged.tests[0].time_ms)
+        times.append(judged.tests[0].time_ms or 0.0)  # AC: measured
     known = known if isinstance(known, dict) else {}
     known[key] = min(times)
     try:
@@ -79,4 +79,4 @@ def speed(report: Report) -> dict | None:
     if theirs is None:
         return None
     return {"test": slowest.name, "yours_ms": slowest.time_ms, "reference_ms": theirs,
-            "ratio": round(slowest.time_ms / max(theirs, 0.1), 2)}
+            "ratio": round((slowest.time_ms or 0) / max(theirs, 0.1), 2)}

@@ -22,6 +22,7 @@ import numpy as np
     todo = f'raise NotImplementedError("write {{}}: see {shown(problem.spec_path)}")'
     if problem.interactive:
         by_name = {arg.name: arg for arg in problem.args}
+        assert problem.stream is not None  # an interactive problem's problem.toml names it
         stream = by_name[problem.stream]
         row = ", ".join(stream.shape[1:])
         return header + f'''

@@ -2,11 +2,12 @@
 first disagreement shrunk to the smallest input that still fails.
 
 Inputs come from the test generator (testcases: the same drawing, validation and conditioning as
-the stored tests), with small sizes and the value styles of the problem's own recipes (soft
-scales, integers at the range ends) plus generic ones, some with repeated rows. The file runs in the sandbox on a whole batch at once. Shrinking
-is greedy: each round tries smaller sizes (one size toward its minimum, then two at once, since
-rules tie sizes together) and simpler values (small integers, then fewer distinct rows), keeps
-the first candidate that still fails, and stops when none does. Everything is drawn from the seed, so a seed reproduces a run.
+the stored tests), with small sizes and the value styles of the problem's own recipes (soft scales,
+integers at the range ends) plus generic ones, some with repeated rows. The file runs in the
+sandbox on a whole batch at once. Shrinking is greedy: each round tries smaller sizes (one size
+toward its minimum, then two at once, since rules tie sizes together) and simpler values (small
+integers, then fewer distinct rows), keeps the first candidate that still fails, and stops when
+none does. Everything is drawn from the seed, so a seed reproduces a run.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grading.session import judge_file
+from grading.session import TestResult, judge_file
 from problems import Problem, TestCase
 from problems.package import ProblemError
 from testcases import condition
@@ -67,7 +68,7 @@ def _case(problem: Problem, sizes: dict, style: dict, rows: int | None, seed: in
         return None
     inputs = draw_input(problem, recipe, np.random.default_rng(seed))
     verdict = condition.evaluate(problem, inputs)
-    if verdict.reason is not None:
+    if verdict.reason is not None or verdict.expected is None:  # rejected (the reason says why)
         return None
     case = TestCase(name, None, inputs, verdict.expected.tolist(), {"sizes": sizes, "style": style, "rows": rows,
                                                                      "seed": seed})
@@ -79,7 +80,7 @@ def _seed(seed: int, *parts) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def _first_failure(path, problem: Problem, cases: list[TestCase]):
+def _first_failure(path, problem: Problem, cases: list[TestCase]) -> tuple[TestCase, TestResult] | None:
     report = judge_file(path, problem, cases=lambda p: cases, run_all=True, keep_output=True)
     if not report.tests:  # a CE, or a sandbox that could not start: nothing to compare
         raise ProblemError(f"{path}: {report.verdict}: {report.message}")
@@ -105,7 +106,7 @@ def stress(path, problem: Problem, n: int = 200, seed: int = 0) -> Found:
     styles = value_styles(problem)
     tried = 0
     while tried < n:
-        batch = []
+        batch: list[TestCase] = []
         while len(batch) < min(BATCH, n - tried) and tried + len(batch) < n * 4:
             sizes = _small_sizes(problem, rng)
             if sizes is None:

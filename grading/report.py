@@ -96,7 +96,8 @@ def to_text(report: Report, colour: bool = False) -> str:
     if report.tests:
         lines.append("")
         width = max(18, *(len(t.name) for t in report.tests))
-        lines.append(f"  {'test':<{width}} {'verdict':<8} {'time':>8} {'memory':>10} {'max abs err':>12} {'max rel err':>12}")
+        lines.append(f"  {'test':<{width}} {'verdict':<8} {'time':>8} {'memory':>10} "
+                     f"{'max abs err':>12} {'max rel err':>12}")
         for t in report.tests:
             lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
                          f"{_mb(t.memory_mb):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
@@ -114,9 +115,10 @@ def to_text(report: Report, colour: bool = False) -> str:
         summary += f": {report.passed}/{report.total} tests passed"
     lines.append(summary)
     if report.message and (failure is None or report.message != failure.message):
-        lines += ["", *("  " + l for l in shown(report.message, lines=True).splitlines())]
+        lines += ["", *("  " + line for line in shown(report.message, lines=True).splitlines())]
     if report.traceback.strip():
-        lines += ["  traceback (your code only):", *("    " + l for l in shown(report.traceback, lines=True).rstrip().splitlines())]
+        lines += ["  traceback (your code only):",
+                  *("    " + line for line in shown(report.traceback, lines=True).rstrip().splitlines())]
     if failure is not None:
         lines += ["", *_failure_details(report, failure)]
     if report.hint:
@@ -139,10 +141,10 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
         out.append("  problem:  " + shown(t.message))
     if t.traceback.strip():
         out.append("  traceback (your code only):")
-        out += ["    " + l for l in shown(t.traceback, lines=True).rstrip().splitlines()]
+        out += ["    " + line for line in shown(t.traceback, lines=True).rstrip().splitlines()]
     if t.output_size:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
-        out += ["    " + l for l in shown(_shorten(t.output, t.output_lines), lines=True).splitlines()]
+        out += ["    " + line for line in shown(_shorten(t.output, t.output_lines), lines=True).splitlines()]
     if report.rerun is not None:
         out.append("  rerun it: " + shown(shlex.join([_python(), "-m", "judge", *report.rerun])))
     elif report.problem is not None:

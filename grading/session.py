@@ -8,7 +8,7 @@ import io
 import re
 import signal
 import tokenize
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from hashlib import sha256
@@ -107,7 +107,7 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
     sandbox = sandbox or submission_sandbox(path)
     sandbox.start()  # it boots while the tests are read
 
-    def items(problem: Problem) -> list[TestCase | Path]:
+    def items(problem: Problem) -> Sequence[TestCase | Path]:
         return list(cases(problem)) if cases is not None else (tests if tests is not None else
                                                                select_tests(problem, patterns))
 
@@ -126,7 +126,8 @@ def judge_file(path: Path, problem: Problem | None, tests: list[Path] | None = N
                     raise ProblemError(f"{path}: cannot tell the problem: {reason}")
                 reader = stack.enter_context(Reader(problem, items(problem)))
                 report.problem, report.total = problem, len(reader)
-            session.sandbox.check_hidden(problem.root)
+            assert reader is not None  # read with the problem, given or told
+            session._live().check_hidden(problem.root)
             limits = Limits(time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
             if not session.check(problem, limits, report):
                 return report
@@ -164,8 +165,9 @@ class _Session:
 
     def start(self, report: Report) -> list[str]:
         """Compile the file in the sandbox; the Solution's method names (CE on failure)."""
-        report.isolation = self.sandbox.isolation
-        outcome = self.sandbox.compile(self.source, self.path.name)
+        sandbox = self._live()  # the one given: nothing closed it yet
+        report.isolation = sandbox.isolation
+        outcome = sandbox.compile(self.source, self.path.name)
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
         reply = parse_report(outcome.result)
@@ -324,6 +326,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
     """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
     while the run works on the next row, and the first wrong one ends the run."""
     expected, rows = test.expected, test.rows
+    assert rows is not None  # an interactive problem's test has its stream
     answers: list[np.ndarray] = []
     failure: dict = {}
     errors = [0.0, 0.0]
@@ -352,6 +355,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
     report = parse_report(outcome.result)
     if outcome.judge_ended and report.get("status") is None:
         report = {"status": "ok"}
+    verdict: Verdict | None
     if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
         result.step, result.mismatch = failure["step"], failure.get("detail")
         verdict, message = Verdict.WA, f"step t = {failure['step']} (of 0..{len(rows) - 1}): {failure['message']}"

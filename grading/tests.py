@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -110,7 +110,7 @@ class Reader:
     """The tests of a judging, read in order by a thread of their own; iterated as (index, test).
     A test that cannot be read raises its ProblemError when its turn comes. Use with `with`."""
 
-    def __init__(self, problem: Problem, items: list[TestCase | Path]):
+    def __init__(self, problem: Problem, items: Sequence[TestCase | Path]):
         self.total = len(items)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-reader")
         self._futures = [self._pool.submit(test_data, problem, item) for item in items]
@@ -134,7 +134,8 @@ class Reader:
 
 def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
     """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
-    specs, blobs = [], []
+    specs: list[dict] = []
+    blobs: list[bytes] = []
     for value in args:
         if isinstance(value, list):
             dtype, shape, data = encode_array(value)
@@ -149,7 +150,8 @@ def encode_array(value: list, floats: bool = False) -> tuple[str, list[int], byt
     """A nested list of numbers as (dtype, shape, native bytes), as numpy.asarray would make it:
     int64 when every number is an int, float64 otherwise (or when `floats`). ValueError for a
     ragged list, TypeError for anything that is not a number."""
-    shape, level = [], value
+    shape: list[int] = []
+    level: Any = value
     while isinstance(level, list):
         shape.append(len(level))
         level = level[0] if level else None

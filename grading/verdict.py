@@ -23,7 +23,7 @@ class Verdict(StrEnum):
     JE = "JE"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # str.title, shadowed on purpose
         return _TITLES[self]
 
 

@@ -3,9 +3,20 @@ page (web/), the practice commands (start, run, stress, list, history, editorial
 practice layer (coach/), anything else is a judging (judge/cli.py)."""
 
 import os
+import signal
 import sys
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the judge's own numpy only compares arrays: one thread
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+# Ctrl-C, `kill` and the web page's Cancel stop a judging cleanly, even when a shell started this
+# process with SIGINT ignored (as it does for a command in the background).
+signal.signal(signal.SIGINT, _interrupt)
+signal.signal(signal.SIGTERM, _interrupt)
 
 
 def main(argv: list[str]) -> int:

@@ -12,14 +12,14 @@ from problems.package import Problem, ProblemError
 @dataclass
 class TestCase:
     name: str
-    path: Path
+    path: Path | None  # None: made in memory (stress)
     input: dict
     expected: list
     meta: dict = field(default_factory=dict)
 
     @property
     def category(self) -> str:
-        return self.meta.get("category") or category_of(self.path)
+        return self.meta.get("category") or (category_of(self.path) if self.path is not None else "")
 
 
 def category_of(path: Path) -> str:
@@ -44,8 +44,10 @@ def test_decoder(where: Path | str) -> json.JSONDecoder:
         data = dict(pairs)
         if len(data) < len(pairs):
             seen: set[str] = set()
-            twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-            raise ProblemError(f"{where}: the key {twice!r} appears twice")
+            for key, _ in pairs:
+                if key in seen:
+                    raise ProblemError(f"{where}: the key {key!r} appears twice")
+                seen.add(key)
         return data
 
     return json.JSONDecoder(object_pairs_hook=members)

@@ -22,15 +22,28 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 from sandbox.box import Box, take_box
 from sandbox.errors import SandboxError, SandboxLost, SandboxUnavailable
 from sandbox.inside import protocol, wire
 from sandbox.inside.walls import landlock_abi
 from sandbox.seccomp import seccomp_program
-from sandbox.view import (INSIDE_DIR, INSIDE_SITE, NOBODY, Interpreter, aliases, bwrap_args, bwrap_binary, carve,
-                          interpreter, system_dirs, within)
+from sandbox.view import (
+    INSIDE_DIR,
+    INSIDE_SITE,
+    NOBODY,
+    Interpreter,
+    aliases,
+    bwrap_args,
+    bwrap_binary,
+    carve,
+    interpreter,
+    system_dirs,
+    within,
+)
 
 INSIDE = Path(__file__).resolve().parent / "inside"
 INSIDE_FILES = ("server.py", "walls.py", "runner.py", "interactive.py", "wire.py", "clock.py", "protocol.py")
@@ -55,6 +68,9 @@ class ForkServer:
     def __init__(self, proc: subprocess.Popen, mode: str, stderr, rows: int, answers: int, box: Box | None,
                  info: int):
         self.proc, self.mode = proc, mode
+        assert proc.stdin is not None and proc.stdout is not None  # _start gives it both pipes
+        self.stdin: IO[bytes] = proc.stdin  # the protocol's pipes: to the fork server, and back
+        self.stdout: IO[bytes] = proc.stdout
         self.rows, self.answers = rows, answers  # the judge's ends of the interactive step pipes
         self._stderr, self._box, self._info = stderr, box, info
         self._init: int | None = None
@@ -62,29 +78,30 @@ class ForkServer:
         self.isolation = ""
         self.hidden: list[str] = []  # the checkout's paths that the walls cover (set by `Launch`)
 
-    def await_hello(self) -> None:
+    def await_hello(self) -> protocol.Hello:
         """Wait for it to say hello; SandboxError (and it is closed) when it never does."""
         if self.hello is not None:
-            return
+            return self.hello
         try:
             header, _ = self.receive(START_TIMEOUT_S)
-            self.hello = protocol.from_wire(protocol.Hello, header)
+            hello = self.hello = protocol.from_wire(protocol.Hello, header)
         except (SandboxLost, ValueError) as exc:
             self.close()
             raise SandboxError(str(exc).replace("the fork server stopped", "the fork server did not start")) from None
         self._init, self._info = _init_pidfd(self._info), -1
-        self.isolation = _isolation(self.mode, self.hello, self._box)
+        self.isolation = _isolation(self.mode, hello, self._box)
+        return hello
 
-    def send(self, header: dict, blobs: list[bytes] = ()) -> None:
+    def send(self, header: dict, blobs: Sequence[bytes] = ()) -> None:
         try:
-            wire.send(self.proc.stdin.fileno(), header, blobs)
+            wire.send(self.stdin.fileno(), header, blobs)
         except (OSError, ValueError):
             raise SandboxLost(self.why_gone("it stopped reading")) from None
 
     def receive(self, timeout: float) -> tuple[dict, list[bytes]]:
         """The fork server's next message, waited for in select(): the judge's other threads have
         the interpreter meanwhile."""
-        fd = self.proc.stdout.fileno()
+        fd = self.stdout.fileno()
         if not select.select([fd], [], [], timeout)[0]:
             raise SandboxLost(f"no answer from the fork server within {timeout:.0f} s", timed_out=True)
         try:
@@ -103,7 +120,7 @@ class ForkServer:
             if fd >= 0:
                 os.close(fd)
         self.rows = self.answers = -1
-        for stream in (proc.stdin, proc.stdout):  # end of input: the fork server returns, and
+        for stream in (self.stdin, self.stdout):  # end of input: the fork server returns, and
             try:  # bubblewrap reaps its namespace's processes on the way out
                 stream.close()
             except OSError:
@@ -173,8 +190,8 @@ class Launch:
             raise SandboxUnavailable("no filesystem wall can be had here (" + "; ".join(self.reasons) + "); allow "
                                      "user namespaces for bubblewrap or boot with Landlock, or set "
                                      "JUDGE_SANDBOX=none to judge without walls (unsafe)")
-        started.await_hello()
-        if started.mode != "none" and not started.hello.seccomp:  # the file is there, its library not
+        hello = started.await_hello()
+        if started.mode != "none" and not hello.seccomp:  # the file is there, its library not
             started.close()
             raise SandboxUnavailable(_NO_SECCOMP)
         started.hidden = self.hidden
@@ -272,7 +289,7 @@ def _box() -> Box | None:
         raise SandboxError(f"no uid of its own for the run: {exc}") from None
 
 
-def _start(command: list[str], config: protocol.Config, mode: str, box: Box | None, pass_fds: list[int] = (),
+def _start(command: list[str], config: protocol.Config, mode: str, box: Box | None, pass_fds: Sequence[int] = (),
            executable: str | None = None, cwd: str | None = None, env: dict | None = None,
            info: int = -1) -> ForkServer:
     """Start the fork server and send its configuration (and the seccomp program); it owns `box`
@@ -298,11 +315,12 @@ def _start(command: list[str], config: protocol.Config, mode: str, box: Box | No
     program = seccomp_program()  # read from its cache, or built while the fork server's interpreter starts
     if program is not None:
         config.seccomp_offsets = list(program[1][1])
+    server = ForkServer(proc, mode, stderr, rows, answers, box, info)
     try:
-        wire.send(proc.stdin.fileno(), protocol.to_wire(config), [program[0], program[1][0]] if program else [])
+        wire.send(server.stdin.fileno(), protocol.to_wire(config), [program[0], program[1][0]] if program else [])
     except OSError:
         pass  # it died at once: its hello never comes, and its stderr says why
-    return ForkServer(proc, mode, stderr, rows, answers, box, info)
+    return server
 
 
 def _init_pidfd(info: int) -> int | None:

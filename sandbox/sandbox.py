@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sandbox.errors import SandboxLost, SandboxUnavailable
@@ -51,7 +51,7 @@ def sandbox_processes(path: Path | str) -> set[int]:
 
 
 class Sandbox:
-    def __init__(self, label: str = "", secrets: list[Path | str] = ()):
+    def __init__(self, label: str = "", secrets: Sequence[Path | str] = ()):
         """`label`: shown in `ps`; `secrets`: folders no run may see, wherever they lie."""
         self.label = label or run_label("")
         self.secrets = [str(Path(p).resolve()) for p in secrets]
@@ -76,6 +76,7 @@ class Sandbox:
         if self.server is None:
             self.start()
             starting, self._starting = self._starting, None
+            assert starting is not None  # start() began one
             self.server = starting.result()
             self._tasks = Tasks(self.server)
         return self.server
@@ -93,7 +94,7 @@ class Sandbox:
         """How many runs may go at once: one per core this process may use, at most MAX_LANES,
         and only where every run is in a Landlock domain of its own (no run can then reach into
         another's memory through /proc while that one puts its walls up); otherwise one."""
-        if not self.ready().hello.landlocked:
+        if not self.ready().await_hello().landlocked:  # said hello already: no wait
             return 1
         return max(1, min(MAX_LANES, len(os.sched_getaffinity(0))))
 
@@ -103,7 +104,7 @@ class Sandbox:
         if self.mode == "none":
             return
         for alias in aliases(str(folder)):
-            hidden = any(within(alias, h) for h in self.server.hidden)
+            hidden = any(within(alias, h) for h in self.ready().hidden)
             for path, target in system_dirs():
                 if target is None and within(alias, path) and not hidden:
                     raise SandboxUnavailable(f"{alias} lies inside {path}, which the sandbox shows: move the "
@@ -137,12 +138,13 @@ class Sandbox:
         specs, blobs = args
         self._live().settle()
         task = protocol.Task("interact", limits.for_task(result_bytes, FILE_LIMIT_BYTES), method=method, args=specs)
-        return Steps(self.server, rows, result_bytes, on_step).run(task, blobs)
+        return Steps(self.ready(), rows, result_bytes, on_step).run(task, blobs)
 
     def _live(self) -> Tasks:
         if self.server is None and self._starting is None:
             raise SandboxLost("the fork server is gone")
         self.ready()
+        assert self._tasks is not None  # set with the server
         return self._tasks
 
     def close(self) -> None:

@@ -15,9 +15,9 @@ import functools
 import importlib.util
 import os
 import struct
+from hashlib import sha256
 from pathlib import Path
 
-from hashlib import sha256
 from sandbox.keep import keep
 
 Program = tuple[bytes, tuple[bytes, tuple[int, ...]]]

@@ -42,7 +42,7 @@ class Steps:
         wire.drain(self.server.answers)  # what an earlier run wrote and nobody read
         self.server.send(protocol.to_wire(task), blobs)
         deadline = time.monotonic() + task.limits.cap_ms / 1000 + REPLY_GRACE_S
-        from_server = self.server.proc.stdout.fileno()
+        from_server = self.server.stdout.fileno()
         try:
             while True:
                 remaining = deadline - time.monotonic()

@@ -159,7 +159,7 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
         shapes.setdefault(_NAMES_A_PROCESS[name], []).append(nr)
     blocks = []
     for (pid_arg, kind), calls in shapes.items():
-        block = []  # the checks, each jumping to the block's last instruction (deny) when false
+        block: list[tuple] = []  # the checks, each jumping to the block's last instruction (deny) when false
         checks = ([(arg(kind[0], True), 0), (arg(kind[0], False), kind[1])] if kind else []) + [(arg(pid_arg, True), 0)]
         for offset, value in checks:
             block += [("ld", offset), ("must", value)]
@@ -171,8 +171,8 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
     code.append((_BPF_JA, 0, 0, "end"))
     code.append((_BPF_LD_W_ABS, 0, 0, 0))
     dispatch_at = len(code)
-    calls = [(nr, b) for b, (numbers_of_block, _) in enumerate(blocks) for nr in numbers_of_block]
-    code += [None] * len(calls)  # filled once the blocks' places are known
+    dispatch = [(nr, b) for b, (numbers_of_block, _) in enumerate(blocks) for nr in numbers_of_block]
+    code += [None] * len(dispatch)  # type: ignore[list-item]  # filled once the blocks' places are known
     code.append((_BPF_JA, 0, 0, "end"))
     starts = []
     for _, block in blocks:
@@ -190,7 +190,7 @@ def _own_process_prefix(sc, own_pid: int) -> bytes:
                 code.append((_BPF_JEQ_K, 0, deny - here - 2, step[2]))
         code.append((_BPF_JA, 0, 0, "end"))
         code.append((_BPF_RET_K, 0, 0, _RET_ERRNO | errno.EPERM))
-    for i, (nr, b) in enumerate(calls):
+    for i, (nr, b) in enumerate(dispatch):
         code[dispatch_at + i] = (_BPF_JEQ_K, starts[b] - (dispatch_at + i) - 1, 0, nr)
     end = len(code)
     out = bytearray()

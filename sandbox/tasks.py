@@ -35,6 +35,7 @@ class Tasks:
         if self._writer is None:
             self._writer = threading.Thread(target=self._write, daemon=True)
             self._writer.start()
+        assert task.id is not None  # a run's Status comes back with its id
         self._outbox.put((protocol.to_wire(task), blobs))
         self._in_flight[task.id] = time.monotonic() + task.limits.cap_ms / 1000 + REPLY_GRACE_S
 
@@ -48,7 +49,7 @@ class Tasks:
         return task_id, outcome_of(header, parts)
 
     def _write(self) -> None:
-        fd = self.server.proc.stdin.fileno()
+        fd = self.server.stdin.fileno()
         while (item := self._outbox.get()) is not None:
             try:
                 wire.send(fd, *item)

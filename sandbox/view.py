@@ -13,6 +13,7 @@ import re
 import sys
 import sysconfig
 from collections import namedtuple
+from collections.abc import Sequence
 from pathlib import Path
 
 INSIDE_DIR = "/opt/judge"  # where the fork server's own files are copied in
@@ -123,7 +124,7 @@ def _origin(module: str) -> str | None:
 
 def system_dirs() -> list[tuple[str, str | None]]:
     """The system's libraries: (path, symlink target or None for a directory to bind)."""
-    found = [("/usr", None)]
+    found: list[tuple[str, str | None]] = [("/usr", None)]
     for top in ("/lib", "/lib64", "/lib32", "/bin", "/sbin"):
         if os.path.islink(top):
             found.append((top, os.readlink(top)))
@@ -149,7 +150,7 @@ def _ancestors(path: str) -> list[str]:
 
 
 def bwrap_args(interp: Interpreter, data_fds: dict[str, int], label: str, as_root: bool,
-               hidden: list[str] = ()) -> list[str]:
+               hidden: Sequence[str] = ()) -> list[str]:
     """bubblewrap's options; `hidden`: paths inside the bound folders to cover with an empty one."""
     if as_root:  # no user namespace: nothing in the sandbox maps onto host uid 0 but the fork
         # server, which keeps only the rights to drop each run's child to nobody and to kill it

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from problems import Problem, ProblemError, all_problems, load
+from problems.package import shown
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
-from problems.package import shown
 from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
 from testcases.render import LANGUAGES, apply_blocks, blocks_for
 from testcases.validate import validate_problem, validate_test
@@ -34,7 +34,8 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m testcases", description=__doc__.split("\n\n")[0],
                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("target", help="all, validate, or a problem (slug, id or package folder; make problems lists them)")
+    parser.add_argument("target",
+                        help="all, validate, or a problem (slug, id or package folder; make problems lists them)")
     parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]")
     parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec*.md instead of "
                                                      "the problem packages")
@@ -43,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         if not argv:
-            raise ProblemError("command line: say what to do: all, validate, or a problem (see python -m testcases --help)")
+            raise ProblemError("command line: say what to do: all, validate, or a problem "
+                               "(see python -m testcases --help)")
         args = parser.parse_args(argv)
         if args.target == "validate":
             return _validate(args.rest, args.out_dir)

@@ -25,7 +25,7 @@ def draw_input(problem: Problem, recipe: Recipe, rng: np.random.Generator) -> di
     drawn: dict = {}
     vectors: dict[str, np.ndarray] = {}  # the sign vectors of outer products, shared by the test's arguments
     for arg in problem.args:
-        if not arg.is_array:
+        if arg.size is not None:  # not an array: a size, passed as an int
             drawn[arg.name] = dims[arg.size]
             continue
         shape = problem.shape_of(arg, dims)
@@ -53,7 +53,8 @@ def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.r
 
     random: each element hidden with probability 1/2; padding: for each index of the axes before
     the last two (a batch item), a visible length drawn in [1, last axis], distinct between items
-    while the axis is long enough, and the elements past it hidden in every row; lookahead: element u of row t hidden when u > t; none: nothing hidden.
+    while the axis is long enough, and the elements past it hidden in every row; lookahead:
+    element u of row t hidden when u > t; none: nothing hidden.
     """
     hidden = np.zeros(shape, dtype=bool)
     for pattern in [patterns] if isinstance(patterns, str) else patterns:
@@ -68,6 +69,7 @@ def _mask(arg: Arg, patterns: str | list[str], shape: tuple[int, ...], rng: np.r
     rows = hidden.reshape(-1, shape[-1])
     blind = np.flatnonzero(rows.all(axis=1))
     rows[blind, rng.integers(0, shape[-1], blind.size)] = False
+    assert arg.mask_hidden is not None  # a mask's
     return np.where(rows.reshape(shape), arg.mask_hidden, 1 - arg.mask_hidden)
 
 
@@ -86,8 +88,10 @@ def _outer(arg: Arg, recipe: Recipe, text: str, shape: tuple[int, ...], vectors:
            rng: np.random.Generator) -> np.ndarray:
     """An array row[i] * col[j] of signs (repeated over leading axes) at the ends of the argument's grid:
     +1 the upper end, -1 the lower. The vectors a test names are drawn once and shared (recipes.py)."""
+    pairs = parse_outer(text)
+    assert pairs is not None  # recipes.py checked it
     signs = []
-    for (sign, name), length in zip(parse_outer(text), outer_axes(shape)):
+    for (sign, name), length in zip(pairs, outer_axes(shape)):
         if name not in vectors:
             vectors[name] = sign_vector(name, length, rng)
         signs.append(sign * vectors[name])
@@ -103,6 +107,7 @@ def _grid(arg: Arg, recipe: Recipe) -> tuple[tuple, int | None]:
     """The ends of the argument's (scaled) range and its grid step: integers (step 1), multiples of
     10**-decimals (the ends as integer multiples of the step) or reals (step None, float ends)."""
     scale, decimals = recipe.option("scale", arg.name), recipe.option("decimals", arg.name)
+    assert arg.range is not None  # an array's
     lo, hi = arg.range[0] * scale, arg.range[1] * scale
     if recipe.option("values", arg.name) == "int":
         step = 1
@@ -118,6 +123,7 @@ def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Gen
     """Uniform values on the argument's grid (integers, or multiples of 10**-decimals, or reals)."""
     limits = recipe.option("limits", arg.name)
     ends, step = _grid(arg, recipe)
+    values: np.ndarray
     if step is None:
         values = rng.uniform(ends[0], ends[1], shape)
     else:

@@ -42,7 +42,7 @@ def seed_for(problem: Problem, recipe: Recipe, attempt: int) -> int:
 
 def make_test(problem: Problem, recipe: Recipe) -> Test:
     """The test a recipe describes; a ProblemError when no acceptable draw exists."""
-    if recipe.explicit:
+    if recipe.input is not None:  # explicit
         problems, _ = validate_input(problem, recipe.input)
         if problems:
             raise ProblemError(f"{recipe.where}: input: {problems[0]}")
@@ -66,9 +66,11 @@ def _accept(problem: Problem, recipe: Recipe, inputs: dict, seed: int | None) ->
     verdict = condition.evaluate(problem, inputs)
     reason = verdict.reason
     if reason is None:
+        assert verdict.expected is not None  # accepted: evaluated
         reason = unexposed(problem, inputs, verdict.expected, recipe.expose)
     if reason is not None:
         return reason
+    assert verdict.expected is not None
     data = {"input": inputs, "expected": verdict.expected.tolist(), "category": recipe.category,
             "seed": seed, "note": recipe.note}
     violations = validate_data(problem, data, recipe.where)

@@ -25,6 +25,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def _module(problem: Problem) -> ModuleType:
     path = problem.reference_path
     if path not in _modules:
         spec = importlib.util.spec_from_file_location(f"_reference_{problem.slug}", path)
-        if spec is None or not path.is_file():
+        if spec is None or spec.loader is None or not path.is_file():
             raise ProblemError(f"{path}: no such file (every problem package needs reference.py)")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -54,6 +55,7 @@ def run(problem: Problem, inputs: dict, dtype: type = np.float64) -> np.ndarray:
     """
     reference = type("Reference", (_module(problem).Solution,), {"dtype": dtype})  # dtype set before __init__
     wide = np.dtype(dtype) == np.dtype(np.longdouble)
+    out: Any
     with np.errstate(all="ignore"), (_portable_transcendentals() if wide else contextlib.nullcontext()):
         if problem.interactive:  # constructed once, then fed the stream one row at a time
             solution = reference(*(inputs[name] for name in problem.constructor))
@@ -135,11 +137,11 @@ def _reduced(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore"):  # inf - inf where x is not finite: NaN, replaced below
         r = ((x - k * _HALF_PI_1) - k * _HALF_PI_2) - k * _HALF_PI_3
     r2 = r * r
-    sin = np.full_like(r, _SIN_TAYLOR[-1])
+    sin: np.ndarray = np.full_like(r, _SIN_TAYLOR[-1])
     for c in reversed(_SIN_TAYLOR[:-1]):
         sin = sin * r2 + c
     sin = sin * r
-    cos = np.full_like(r, _COS_TAYLOR[-1])
+    cos: np.ndarray = np.full_like(r, _COS_TAYLOR[-1])
     for c in reversed(_COS_TAYLOR[:-1]):
         cos = cos * r2 + c
     quadrant = np.fmod(np.where(np.isfinite(k), k, 0), 4).astype(np.int64) % 4  # fmod is exact

@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from problems import Problem, ProblemError
-from problems.package import read_toml, shown
 from problems.expr import ExprError, evaluate, names
+from problems.package import read_toml, shown
 
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
@@ -198,7 +198,8 @@ def _read(path: Path) -> dict:
     data = read_toml(path, "each problem needs its recipes", where)
     unknown = set(data) - {"variants", "categories", "test"}
     if unknown:
-        raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' (allowed: variants, categories, test)")
+        raise ProblemError(f"{where}: unknown top-level key '{sorted(unknown)[0]}' "
+                           "(allowed: variants, categories, test)")
     return data
 
 
@@ -268,7 +269,8 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
         expose = [expose]
     missing = [v for v in expose if v not in variants]
     if not isinstance(expose, list) or missing:
-        raise ProblemError(f"{where}: expose names unknown variant(s) {missing} (known: {', '.join(variants) or 'none'})")
+        raise ProblemError(f"{where}: expose names unknown variant(s) {missing} "
+                           f"(known: {', '.join(variants) or 'none'})")
     return Recipe(category, note, where, raw, sizes=dict(sizes), options=options,
                   expose=tuple(variants[v] for v in expose), number=_id(raw))
 
@@ -325,8 +327,10 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             if type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
                                    f"got {rows!r}")
-        if kind == "int" and math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
-            raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
+        if kind == "int":
+            assert arg.range is not None  # an array's
+            if math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
+                raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
 
 
 def parse_outer(text: Any) -> list[tuple[int, str]] | None:
@@ -372,7 +376,8 @@ def _check_mask(arg, patterns: Any, where: str) -> None:
         raise ProblemError(f"{where}: mask for {arg.name} must be one of {', '.join(MASK_PATTERNS)} or a list of "
                            f"them, got {patterns!r}")
     if len(arg.shape) < 2 and set(chosen) & {"padding", "lookahead"}:
-        raise ProblemError(f"{where}: mask for {arg.name}: padding and lookahead need rows and columns (2 or more axes)")
+        raise ProblemError(f"{where}: mask for {arg.name}: padding and lookahead need rows and columns "
+                           "(2 or more axes)")
 
 
 def recipe_from_pairs(problem: Problem, pairs: list[str], variants: dict[str, Variant] | None = None) -> Recipe:

@@ -82,6 +82,7 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
         if arg.is_mask:
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['mask'].format(hidden=arg.mask_hidden)} |")
         elif arg.is_array:
+            assert arg.range is not None  # an array's
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
         else:
@@ -141,7 +142,7 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
         pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.DOTALL)
         if text.count(begin) != 1 or text.count(end) != 1 or not pattern.search(text):
             raise ProblemError(f"{where}: the '{name}' block needs one '{begin}' line followed by one '{end}' line")
-        text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
+        text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)  # noqa: B023 (called here, in the loop)
         changed = True
     return text if changed else None
 

@@ -155,13 +155,14 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
         i = bad[0]
         out.append(f"{name}{_index(i, found)}: {leaves[i]} is not a finite number{_more(bad, name)}")
     elif arg is not None:
+        assert arg.range is not None  # an array's
         lo, hi = arg.range
         outside = [i for i, x in enumerate(leaves) if not lo <= x <= hi]
         if outside:
             i = outside[0]
             out.append(f"{name}{_index(i, found)}: {leaves[i]!r} is outside the range [{lo}, {hi}] of "
                        f"problem.toml{_more(outside, name)}")
-        elif arg.is_mask:
+        elif arg.mask_hidden is not None:  # a mask
             out += _mask_messages(name, leaves, found, arg.mask_hidden)
     return out
 
@@ -171,7 +172,8 @@ def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int)
     fractional = [i for i, x in enumerate(leaves) if type(x) is not int]
     if fractional:
         i = fractional[0]
-        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not 0 or 1 (a mask holds integers){_more(fractional, name)}"]
+        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not 0 or 1 (a mask holds integers)"
+                f"{_more(fractional, name)}"]
     width = found[-1] if found else 0
     if width == 0:
         return []

@@ -34,19 +34,19 @@ import argparse
 import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from problems.bundled import SOLUTIONS, Bundled, bundled
 from grading.session import Report, TestResult, judge_file
-from sandbox.errors import MachineBusy
 from problems import Problem, ProblemError, all_problems, category_of, load, read_test
+from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown
+from sandbox.errors import MachineBusy
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.validate import validate_problem
@@ -236,8 +236,9 @@ def check_accepted(entry: Bundled, problem: Problem) -> tuple[Report, list[str]]
 
     The margin is measured in user time, the solution's own work: system time here is mostly the
     kernel filling the pages a solution touches, whose cost a virtual machine's host varies
-    (docs/tests.md); the limit itself still counts both. Other processes on the machine only ever add CPU time (shared caches
-    and cores), so a solution over the budget is judged again, up to MEASUREMENTS runs in all, and
+    (docs/tests.md); the limit itself still counts both. Other processes on the machine only ever
+    add CPU time (shared caches and cores), so a solution over the budget is judged again, up to
+    MEASUREMENTS runs in all, and
     each test keeps its fastest time: like timeit, the minimum is the solution's own cost.
     """
     return _judged_within(entry, problem, problem.accepted_divisor or TIME_MULTIPLIER, "accepted solution's")
@@ -251,15 +252,15 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
     report = judge_file(entry.path, problem, problem.test_files())
     _require_verdict(entry, report, "AC")
     runs = 1
-    while _slowest_user(report).user_ms > budget and runs < MEASUREMENTS:
+    while (_slowest_user(report).user_ms or 0) > budget and runs < MEASUREMENTS:
         again = judge_file(entry.path, problem, problem.test_files())
         _require_verdict(entry, again, "AC")
         for test, retest in zip(report.tests, again.tests):
-            test.time_ms = min(test.time_ms, retest.time_ms)
-            test.user_ms = min(test.user_ms, retest.user_ms)
+            test.time_ms = min(test.time_ms or 0, retest.time_ms or 0)  # AC: every test measured
+            test.user_ms = min(test.user_ms or 0, retest.user_ms or 0)
         runs += 1
     slow = _slowest_user(report)
-    if slow.user_ms > budget:
+    if (slow.user_ms or 0) > budget:
         return report, [_sensitive(entry, f"{whose} slowest test {slow.name} took {slow.user_ms:.0f} ms of user CPU "
                                           f"time (fastest of {runs} runs), more than 1/{divisor} of the "
                                           f"{problem.time_limit_ms} ms limit")]
@@ -344,7 +345,8 @@ def row(problem: Problem, entry: Bundled, report: Report) -> Row:
     """The table line of a judged submission; a slow one shows its verdict under the real limit."""
     limit = problem.time_limit_ms
     slowest = max((t.time_ms or 0 for t in report.tests), default=0.0)
-    obtained, failure = report.verdict, report.first_failure
+    obtained: str = report.verdict
+    failure = report.first_failure
     failing = failure.name if failure else "-"
     shown_time = f"{slowest:.0f} ms"
     if entry.expected == "AC":  # the time rule 3 checks: user CPU time, fastest of the runs made

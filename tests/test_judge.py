@@ -455,8 +455,30 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
     assert _runs_of(sub), "the run never started"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
-    assert (proc.returncode, out, err) == (130, "", "interrupted\n")
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
     assert not workers(sub) and not _processes_naming(sub)
+
+
+@pytest.mark.parametrize("how", ["SIGINT ignored by the shell", "SIGTERM"])
+def test_an_interrupt_stops_a_judging_even_from_a_background_shell(tmp_path, package, how):
+    """A shell starts a command in the background with SIGINT ignored, and the web page's queue
+    may run there: its Cancel (SIGINT) must still stop the judging; so must `kill` (SIGTERM)."""
+    slow = tmp_path / "gqa"
+    shutil.copytree(package, slow)
+    toml = slow / "problem.toml"
+    toml.write_text(toml.read_text().replace("time_limit_ms = 1000", "time_limit_ms = 60000"))
+    sub = tmp_path / "submission.py"
+    sub.write_text(HEADER + "        import time\n        time.sleep(300)\n")
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if how.startswith("SIGINT") else None
+    proc = subprocess.Popen([sys.executable, "-m", "judge", str(sub), "--problem", str(slow)], preexec_fn=ignore,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT if how.startswith("SIGINT") else signal.SIGTERM)
+    out, err = proc.communicate(timeout=300)
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
+    assert not workers(sub)
 
 
 def _runs_of(path: Path) -> set[int]:

@@ -206,6 +206,7 @@ class JobQueue:
     @staticmethod
     def _follow(job: Job) -> None:
         process = job.process
+        assert process is not None and process.stdout is not None and process.stderr is not None  # started, piped
         last = None
         for line in process.stdout:
             try:

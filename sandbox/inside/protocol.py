@@ -123,7 +123,7 @@ def from_wire(cls, data):
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise ValueError(f"{cls.__name__} has no {f.name}")
             continue
-        values[f.name] = _checked(cls.__name__, f.name, f.type, data[f.name])
+        values[f.name] = _checked(cls.__name__, f.name, str(f.type), data[f.name])  # postponed: a string
     return cls(**values)
 
 

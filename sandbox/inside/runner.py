@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import traceback
+from typing import NoReturn
 
 import wire
 
@@ -74,7 +75,7 @@ class Runner:
         except BaseException as exc:
             self.fail(phase, exc)
 
-    def fail(self, phase: str, exc: BaseException) -> None:
+    def fail(self, phase: str, exc: BaseException) -> NoReturn:
         if isinstance(exc, MemoryError):
             self.finish({"status": "memory", "phase": phase})
         self.finish({  # SystemExit and KeyboardInterrupt are the submission's too
@@ -111,7 +112,7 @@ class Runner:
             self.write_frame(step_out, payload)
             step += 1
 
-    def finish_value(self, value) -> None:
+    def finish_value(self, value) -> NoReturn:
         self.finish_raw(self.encoded(value))
 
     def encoded(self, value) -> bytes:
@@ -130,10 +131,10 @@ class Runner:
         header = self.dumps({"status": "ok", "shape": list(data.shape), "type": type(value).__name__})
         return header.encode() + b"\n" + data.tobytes()
 
-    def finish(self, report: dict) -> None:
+    def finish(self, report: dict) -> NoReturn:
         self.finish_raw(self.dumps(report).encode() + b"\n")
 
-    def finish_raw(self, payload: bytes) -> None:
+    def finish_raw(self, payload: bytes) -> NoReturn:
         for stream in self.flushables:
             try:
                 stream.flush()

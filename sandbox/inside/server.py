@@ -19,7 +19,7 @@ import signal
 import struct
 import sys
 import time
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import interactive  # the judge's boot command puts this folder on the path (sandbox/launch.py, _boot)
 import walls
@@ -304,7 +304,7 @@ def _supervise(server: Server, task: Task, blobs: list[bytes]) -> tuple[Status, 
         if done:
             return child.finish()
         if ready:
-            control = interactive.receive(judge_fd, child.pid)
+            control = interactive.receive(ready[0], child.pid)  # judge_fd, the one watched
             if control.kind == "end":
                 child.end()
             elif control.kind == "judge_time":
@@ -368,14 +368,15 @@ def _child(server: Server, task: Task, blobs: list[bytes], uid: int, result_fd: 
             os.write(base_fd, b"F" + repr(exc).encode()[:2000])
         finally:
             os._exit(121)
+    method = cast(str, task.method)  # the judge names one in every check, run and interact task
     if task.kind == "compile":
         report, code = compile_only(server.source, server.filename)
         runner.finish_raw(runner.dumps(report).encode() + b"\n" + code)
     elif task.kind == "check":
-        runner.check(server.source, task.method, server.code)
+        runner.check(server.source, method, server.code)
     elif task.kind == "interact":
-        runner.interact(server.source, task.method, args, server.code, steps[0], steps[1])
+        runner.interact(server.source, method, args, server.code, steps[0], steps[1])
     else:
-        runner.run(server.source, task.method, args, server.code)
+        runner.run(server.source, method, args, server.code)
     os._exit(0)
 

@@ -11,7 +11,7 @@ import json
 import os
 import select
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 MAX_FRAME = 256 << 20
 MAX_HEADER = 1 << 20
@@ -65,7 +65,7 @@ def cut_frames(buffer: bytearray, limit: int) -> list[bytes]:
     return frames
 
 
-def send(fd: int, header: dict, blobs: list[bytes] = ()) -> None:
+def send(fd: int, header: dict, blobs: Sequence[bytes] = ()) -> None:
     header = dict(header, blobs=len(blobs))
     write_frame(fd, json.dumps(header).encode())
     for blob in blobs:
