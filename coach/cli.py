@@ -20,7 +20,6 @@ from coach.stress import stress
 from grading import report as render
 from grading.session import judge_file
 from problems import ProblemError, all_problems, load
-from problems.bundled import bundled
 from problems.package import shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
 

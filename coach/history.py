@@ -164,7 +164,12 @@ def judgings(problem: str | None = None, path: Path | None = None) -> list[Judgi
         raise HistoryError(f"{path}: {exc}") from None
     finally:
         connection.close()
-    return [Judging(*row[:-2], full=None if row[-2] is None else bool(row[-2]), id=row[-1]) for row in rows]
+    found = []
+    for row in rows:
+        fields = dict(zip(names, row))
+        fields["full"] = None if fields["full"] is None else bool(fields["full"])  # sqlite keeps 0 or 1
+        found.append(Judging(**fields))
+    return found
 
 
 def source_of(sha256: str, path: Path | None = None) -> bytes | None:

@@ -22,6 +22,7 @@ import secrets
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
@@ -115,6 +116,8 @@ def error(request_path: str, status: int, message: str, headers: dict | None = N
 
 class Guard:
     """The ASGI middleware in front of the router: Host, then token, then the headers."""
+
+    state: State  # the application's, for whoever holds only the guard (the server, the tests)
 
     def __init__(self, app, token: str, hosts: set[str]) -> None:
         self.app, self.token, self.hosts = app, token, hosts
