@@ -533,12 +533,21 @@ def test_a_token_from_a_file_or_the_environment_and_never_a_short_one(tmp_path):
     from_env, url = serve(tmp_path, env={"JUDGE_TOKEN": "from-the-environment-01"})
     stop(from_env)
     assert url.endswith("?token=from-the-environment-01")
-    for args, env, where in ((["--token", "short"], {}, "--token"), ([], {"JUDGE_TOKEN": "short"}, "JUDGE_TOKEN")):
+    on_the_command_line, url = serve(tmp_path, "--token", "on-the-command-line-01")
+    code, stderr = stop(on_the_command_line)
+    assert url.endswith("?token=on-the-command-line-01") and code == 0
+    assert stderr == ("warning: --token is visible to other users of this machine (ps): prefer --token-file or the "
+                      "JUDGE_TOKEN environment variable\n")
+    absent = tmp_path / "absent"
+    for args, env, said in (
+            (["--token", "short"], {}, "--token: a token needs at least 16 characters (it is 5)"),
+            ([], {"JUDGE_TOKEN": "short"}, "JUDGE_TOKEN: a token needs at least 16 characters (it is 5)"),
+            (["--token", "with space 0123456789"], {}, "--token: a token is printable ASCII without spaces"),
+            (["--token-file", str(absent)], {}, f"{absent}: cannot be read as a token (No such file or directory)")):
         refused = subprocess.run([sys.executable, "-m", "judge", "serve", "--port", str(free_port()), *args],
                                  cwd=ROOT, capture_output=True, text=True, timeout=120,
                                  env={**os.environ, "JUDGE_HOME": str(tmp_path / "home"), **env})
-        assert (refused.returncode, refused.stdout) == (2, "")
-        assert refused.stderr == f"error: {where}: a token needs at least 16 characters (it is 5)\n"
+        assert (refused.returncode, refused.stdout, refused.stderr) == (2, "", f"error: {said}\n")
 
 
 def test_a_bind_beyond_this_machine_says_it_is_plain_http(tmp_path):

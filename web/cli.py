@@ -50,6 +50,8 @@ def main(argv: list[str]) -> int:
             token = read_token_file(args.token_file)
         elif args.token is not None:
             token = check_strength(args.token, "--token")
+            print("warning: --token is visible to other users of this machine (ps): prefer --token-file or "
+                  "the JUDGE_TOKEN environment variable", file=sys.stderr)
         elif os.environ.get("JUDGE_TOKEN"):
             token = check_strength(os.environ["JUDGE_TOKEN"], "JUDGE_TOKEN")
     except TokenError as exc:
