@@ -361,6 +361,8 @@ def test_history_shows_each_judgings_code_and_diff_and_the_editorial_each_soluti
     assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d", first.find_element("css selector", "td").text)
     first.click()
     wait_for(browser, "#judging-code .CodeMirror")
+    assert browser.execute_script("return document.querySelector('#judging-code .CodeMirror').CodeMirror"
+                                  ".getOption('readOnly')") is True
     browser.find_element("css selector", 'button.jtab[data-view="diff"]').click()
     diff = wait_for(browser, "#judging-diff")
     assert "+# edited since" in diff.text or "the same as the file now" in diff.text
