@@ -506,8 +506,8 @@ def serve(tmp_path: Path, *args: str, env: dict | None = None, host: str = "127.
             time.sleep(0.05)
 
 
-def stop(process: subprocess.Popen) -> tuple[int, str]:
-    process.send_signal(signal.SIGINT)
+def stop(process: subprocess.Popen, sent: int = signal.SIGINT) -> tuple[int, str]:
+    process.send_signal(sent)
     return process.wait(timeout=30), process.stderr.read()
 
 
@@ -557,7 +557,8 @@ def test_a_bind_beyond_this_machine_says_it_is_plain_http(tmp_path):
     assert "the traffic is plain HTTP" in stderr and "ssh -L " in stderr
 
 
-def test_ctrl_c_while_a_page_follows_a_judging_stops_everything_at_once(tmp_path, monkeypatch):
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_while_a_page_follows_a_judging_stops_everything_at_once(tmp_path, monkeypatch, sent):
     process, url = serve(tmp_path, env={"JUDGE_TOKEN": TOKEN})
     base = url.split("/?")[0]
     practice = tmp_path / "practice"
@@ -596,7 +597,7 @@ def test_ctrl_c_while_a_page_follows_a_judging_stops_everything_at_once(tmp_path
     while not any(line == "event: test" for line in seen):  # the page has seen a test: the judging runs
         assert time.monotonic() < deadline + 120
         time.sleep(0.05)
-    code, stderr = stop(process)
+    code, stderr = stop(process, sent)
     follower.join(60)
     assert (code, stderr) == (0, "")
     # The server did not wait for the judgings (~20 s of CPU each): the page's stream was ended by
