@@ -62,13 +62,13 @@ lint: $(STAMP)
 	$(PY) -m mypy
 	MYPYPATH=sandbox/inside $(PY) -m mypy $(addprefix -m ,$(INSIDE_MODULES))
 
-## make testcases: regenerate every problem's stored tests and statement blocks.
+## make testcases [PROBLEM=window]: regenerate every problem's (or one's) stored tests and statement blocks.
 testcases: compiled
-	$(PY) -m testcases all
+	$(PY) -m testcases $(or $(PROBLEM),all)
 
-## make verify: prove every problem package with the bundled submissions.
+## make verify [PROBLEM=window]: prove every problem package (or one) with the bundled submissions.
 verify: compiled
-	$(PY) -m testcases.verify
+	$(PY) -m testcases.verify $(PROBLEM)
 
 ## make serve [PORT=8000] [HOST=127.0.0.1]: the practice web page; open the URL it prints.
 serve: compiled

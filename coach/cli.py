@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coach import history
+from coach import COMMANDS, history
 from coach.editorial import editorial
 from coach.record import record_report
 from coach.run import run_file, side_by_side
@@ -31,23 +31,23 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m judge", description="Practise: starter files, "
                                      "your problem list and your history of judgings.")
     sub = parser.add_subparsers(dest="command", required=True)
-    start = sub.add_parser("start", help="write a starter file for a problem (never over an existing one)")
+    start = sub.add_parser("start", help=COMMANDS["start"])
     start.add_argument("problem", help="slug or id (make problems lists them)")
     start.add_argument("--out", type=Path, help="where (default practice/<slug>.py)")
-    sub.add_parser("list", help="every problem with your status, attempts, best time and last verdict")
-    hist = sub.add_parser("history", help="your judgings, oldest first")
+    sub.add_parser("list", help=COMMANDS["list"])
+    hist = sub.add_parser("history", help=COMMANDS["history"])
     hist.add_argument("problem", nargs="?", help="only this problem")
     hist.add_argument("--json", action="store_true", help="one JSON array")
-    run = sub.add_parser("run", help="run a file on the sample, or on your own input, beside the reference")
+    run = sub.add_parser("run", help=COMMANDS["run"])
     run.add_argument("file", type=Path)
     run.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
     run.add_argument("--input", type=Path, help='your case: a JSON file {"input": {argument: value, ...}}')
     run.add_argument("--json", action="store_true", help="one JSON object")
-    editorial = sub.add_parser("editorial", help="the bundled accepted solutions, once you have solved the problem")
+    run.add_argument("--no-record", action="store_true", help="leave the run out of your practice history")
+    editorial = sub.add_parser("editorial", help=COMMANDS["editorial"])
     editorial.add_argument("problem", help="slug or id")
     editorial.add_argument("--force", action="store_true", help="show them before you have an AC")
-    stress_ = sub.add_parser("stress", help="small random inputs against the reference; the first "
-                             "disagreement shrunk and saved as a case for run --input")
+    stress_ = sub.add_parser("stress", help=COMMANDS["stress"])
     stress_.add_argument("file", type=Path)
     stress_.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
     stress_.add_argument("--n", type=int, default=200, help="how many inputs (default 200)")
@@ -159,7 +159,8 @@ def _run(args: argparse.Namespace) -> int:
             print("\n".join(side_by_side(test.got, expected, report.problem.abs_tol, report.problem.rel_tol,
                                           report.problem.interactive)))
     sys.stdout.flush()
-    record_report(report, args.file, kind="run")
+    if not args.no_record:
+        record_report(report, args.file, kind="run")
     return 0 if report.verdict == "AC" else 1
 
 

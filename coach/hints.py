@@ -20,15 +20,7 @@ from grading.session import Report, judge_file
 from problems import Problem, TestCase, read_test
 from problems.bundled import SOLUTIONS
 from problems.package import read_toml
-
-_STEP = re.compile(r"^\*\*(\d+)\. (.+?)\.\*\*", re.M)
-
-
-def statement_steps(problem: Problem) -> dict[int, str]:
-    """The numbered steps of the statement's "What to compute": {1: "Projections", ...}."""
-    if not problem.spec_path.is_file():
-        return {}
-    return {int(n): title for n, title in _STEP.findall(problem.spec_path.read_text(encoding="utf-8"))}
+from problems.statement import statement_steps
 
 
 def _step_text(problem: Problem, step) -> str:

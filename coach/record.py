@@ -11,6 +11,7 @@ from coach import history
 from coach.speed import speed
 from grading.session import Report
 from problems import ProblemError
+from problems.bundled import SOLUTIONS
 from sandbox.errors import MachineBusy, SandboxUnavailable
 
 
@@ -33,10 +34,16 @@ def enrich(report: Report, hint_level: int | None) -> None:
         report.speed = speed(report)
 
 
+def kept(path: Path) -> bool:
+    """Whether a judging of this file goes into the history: not a bundled submission (a setter
+    judging solutions/ would otherwise mark the problem solved and unlock its editorial)."""
+    return not Path(path).resolve().is_relative_to(SOLUTIONS.resolve())
+
+
 def record_report(report: Report, path: Path, kind: str = "submit") -> None:
     """Keep a judging of the user's file in the history (kind: submit, hint or run), with the code
     it judged; a failure there costs one line, never the verdict (which has been printed already)."""
-    if report.problem is None:
+    if report.problem is None or not kept(path):
         return
     try:
         history.record(history.judging_of(report, kind), source=report.source or None)

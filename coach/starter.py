@@ -31,7 +31,7 @@ class Solution:
     def __init__(self, {", ".join(problem.constructor)}):
         """Called once per test, before the first step (lists of lists, as a JSON decoder gives
         them; np.asarray(..., dtype=np.float64)). Keep what later steps need on self.
-{chr(10).join(_described(by_name[name]) for name in problem.constructor)}{derived}
+{chr(10).join(_described(problem, by_name[name]) for name in problem.constructor)}{derived}
         """
         {todo.format("__init__")}
 
@@ -47,22 +47,25 @@ class Solution:
 class Solution:
     def {problem.method}(self, {", ".join(problem.arg_names)}):
         """Arguments (lists of lists, as a JSON decoder gives them; np.asarray(..., dtype=np.float64)):
-{chr(10).join(_described(arg) for arg in problem.args)}{derived}
+{chr(10).join(_described(problem, arg) for arg in problem.args)}{derived}
         Return: shape ({", ".join(problem.output_shape)}), a list of lists or a numpy array, full precision.
         """
         {todo.format(problem.method)}
 '''
 
 
-def _described(arg) -> str:
+def _described(problem: Problem, arg) -> str:
     """One argument's line in the starter's docstring: its shape and values, or the size it is."""
     if arg.is_mask:
         what = (f"shape ({', '.join(arg.shape)}), each element 0 or 1, where {arg.mask_hidden} hides it; "
                 "every row of the last axis keeps a visible element")
     elif arg.is_array:
         what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
+    elif arg.is_int_range:
+        what = f"int in [{arg.range[0]}, {arg.range[1]}]"
     else:
-        what = f"int, the size {arg.size}"
+        size = problem.sizes[arg.size]
+        what = f"int, the size {arg.size}, in [{size.min}, {size.max}]"
     return f"            {arg.name}: {what}" + (f"; {arg.description}" if arg.description else "")
 
 

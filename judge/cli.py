@@ -31,9 +31,12 @@ class _Parser(argparse.ArgumentParser):
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(
         prog="python -m judge",
+        usage="python -m judge FILE [options]  (judge a file)\n"
+              "       python -m judge --bundled [--problem PROBLEM]\n"
+              "       python -m judge COMMAND ...  (" + ", ".join(_commands()) + ")",
         description="Judge a Solution file on a problem's stored tests (AC, WA, TLE, MLE, OLE, RE, CE).",
-        epilog="other commands (python -m judge COMMAND --help): start, run, stress, list, history, editorial "
-               "(practice); serve (the web page)",
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("submission", nargs="?", help="the .py file defining class Solution")
     parser.add_argument("--problem", help="problem slug, id or package folder (make problems lists them); default: "
@@ -49,14 +52,31 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--hint", nargs="?", const=1, type=int, choices=(1, 2), metavar="LEVEL",
                         help="on a Wrong Answer: 1 names the statement step where your output goes wrong, "
                         "2 the bug (from the bundled wrong answers)")
+    parser.add_argument("--no-record", action="store_true",
+                        help="leave the judging out of your practice history (files under solutions/ never go in)")
     parser.add_argument("--bundled", action="store_true",
-                        help="judge every bundled submission under solutions/ and compare with its folder's verdict")
+                        help="judge every bundled submission under solutions/ and compare with its folder's verdict "
+                        "(nothing is recorded)")
     args = parser.parse_args(argv)
     if args.bundled == bool(args.submission):
         parser.error("give a submission file, or --bundled")
     if args.tests:
         args.tests = [p for pattern in args.tests for p in pattern.split(",") if p]
     return args
+
+
+def _commands() -> dict[str, str]:
+    """The subcommands judge/__main__.py routes elsewhere, with their one-line help."""
+    from coach import COMMANDS  # a dict of strings: nothing else of the practice layer loads
+
+    return {**COMMANDS, "serve": "the practice web page on this machine (make serve)"}
+
+
+def _epilog() -> str:
+    commands = _commands()
+    width = max(map(len, commands))
+    return "commands (python -m judge COMMAND --help for each):\n" + "\n".join(
+        f"  {name:<{width}}  {text}" for name, text in commands.items())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,7 +33,8 @@ def judge_one(path: Path, problem: Problem | None, args: argparse.Namespace, san
     else:
         print(render.to_text(report, colour=sys.stdout.isatty()))
     sys.stdout.flush()
-    record_report(report, path, kind="hint" if args.hint else "submit")  # a hint judging is no attempt
+    if not args.no_record:
+        record_report(report, path, kind="hint" if args.hint else "submit")  # a hint judging is no attempt
     return 0 if report.verdict == "AC" else 1
 
 

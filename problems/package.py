@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from problems.expr import ExprError, evaluate
+from problems.expr import ExprError, evaluate, names
 
 ROOT = Path(__file__).resolve().parent
 
@@ -26,6 +26,9 @@ class Size:
     max: int
     description: str = ""
     description_zh: str = ""
+    # Declared by an int argument's own range ([[args]] with range and no shape): recipes set it
+    # among the sizes, the statement shows it among the arguments.
+    argument: bool = False
 
 
 @dataclass(frozen=True)
@@ -39,9 +42,11 @@ class Rule:
 class Arg:
     """One positional argument of the Solution method.
 
-    Either an array (`shape` and `range` set) or a size passed as an int (`size` set). An array
-    with `mask_hidden` set is a 0/1 mask over its last axis: that value hides an element, and every
-    row along the last axis keeps at least one element visible (a softmax over no key is undefined).
+    Either an array (`shape` and `range` set) or an int (`size` set: the size it equals, and with
+    `range` set too, an int argument with a range of its own, which is a size of its own name). An
+    array with `mask_hidden` set is a 0/1 mask over its last axis: that value hides an element, and
+    every row along the last axis keeps at least one element visible (a softmax over no key is
+    undefined).
     """
 
     name: str
@@ -59,6 +64,11 @@ class Arg:
     @property
     def is_mask(self) -> bool:
         return self.mask_hidden is not None
+
+    @property
+    def is_int_range(self) -> bool:
+        """An int argument with a range of its own (window in [1, 1024]), not another size's value."""
+        return self.size is not None and self.range is not None
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,7 @@ class Problem:
     # slowest test of an accepted solution, and of the reference, within time limit / divisor.
     accepted_divisor: int | None = None
     reference_divisor: int | None = None
+    attention: bool = False  # [verify] attention = true: the attention package rules apply too
 
     @property
     def interactive(self) -> bool:
@@ -214,20 +225,9 @@ def load_path(root: Path) -> Problem:
                    spec.get("description_zh", ""))
         for name, spec in _require(data, "sizes", dict, path).items()
     }
-    args = []
-    for number, raw in enumerate(_require(data, "args", list, path), 1):
-        rng = raw.get("range")
-        args.append(
-            Arg(
-                name=_require(raw, "name", str, path, f"args[{number}]."),
-                description=raw.get("description", ""),
-                shape=tuple(raw.get("shape", ())),
-                range=(rng[0], rng[1]) if rng else None,
-                group=raw.get("group", ""),
-                size=raw.get("size"),
-                mask_hidden=_mask_hidden(raw, rng, path, number),
-            )
-        )
+    args = [_arg(raw, number, path, sizes) for number, raw in enumerate(_require(data, "args", list, path), 1)]
+    derived = _derived(data, path, sizes)
+    _check_expressions(data, path, args, sizes, derived)
     titles = {k.removeprefix("title_"): v for k, v in data.items() if k.startswith("title_")}
     return Problem(
         slug=_require(data, "slug", str, path),
@@ -242,32 +242,144 @@ def load_path(root: Path) -> Problem:
         abs_tol=float(_require(tol, "abs", (int, float), path)),
         rel_tol=float(_require(tol, "rel", (int, float), path)),
         sizes=sizes,
-        derived=dict(data.get("derived", {})),
+        derived=derived,
         difficulty=_difficulty(data, path),
         rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."),
                          r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
         root=root,
         **_protocol(data, path, [a.name for a in args], {a.name: a for a in args}),
-        **_margins(data, path),
+        **_verify(data, path, sizes, derived, args),
     )
 
 
+ARG_KEYS = ("name", "shape", "range", "group", "size", "description", "description_zh", "mask_hidden")
+
+
+def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
+    """One [[args]] table: an array (shape and range), an int with its own range (range alone:
+    added to `sizes` under its name), or an int equal to a declared size (size)."""
+    here = f"args[{number}]"
+    if not isinstance(raw, dict):
+        raise ProblemError(f"{path}: '{here}' must be a table")  # as _require says it
+    name = _require(raw, "name", str, path, f"{here}.")
+    here = f"{here} ({name})"
+    unknown = sorted(set(raw) - set(ARG_KEYS))
+    if unknown:
+        raise ProblemError(f"{path}: {here}: unknown key '{unknown[0]}' (known: {', '.join(ARG_KEYS)})")
+    rng = raw.get("range")
+    common = {"name": name, "description": raw.get("description", ""), "group": raw.get("group", "")}
+    if "shape" in raw:
+        shape = raw["shape"]
+        if not isinstance(shape, list) or not shape or not all(isinstance(e, str) for e in shape):
+            raise ProblemError(f"{path}: {here}: shape must list one or more size expressions, got {shape!r}")
+        if "size" in raw:
+            raise ProblemError(f"{path}: {here}: give shape (an array) or size (an int), not both")
+        if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, float) for v in rng) \
+                or not rng[0] <= rng[1]:
+            raise ProblemError(f"{path}: {here}: an array needs range = [lo, hi] (two numbers, lo <= hi), "
+                               f"got {rng!r}")
+        return Arg(**common, shape=tuple(shape), range=(rng[0], rng[1]),
+                   mask_hidden=_mask_hidden(raw, rng, path, number))
+    if "mask_hidden" in raw:
+        raise ProblemError(f"{path}: args[{number}].mask_hidden must be 0 or 1, on an array with range = [0, 1]")
+    if "size" in raw:
+        size = raw["size"]
+        if rng is not None:
+            raise ProblemError(f"{path}: {here}: give size (an int equal to a size, which has the range) or "
+                               "range (an int argument with its own range), not both")
+        if size not in sizes:
+            raise ProblemError(f"{path}: {here}: size {size!r} is not a size of [sizes] "
+                               f"(known: {', '.join(sizes) or 'none'})")
+        return Arg(**common, size=size)
+    if rng is None:
+        raise ProblemError(f"{path}: {here}: say what it is: shape and range (an array), range alone (an int "
+                           "argument, e.g. range = [1, 1024]) or size (an int equal to one of [sizes])")
+    if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) is int for v in rng) or not rng[0] <= rng[1]:
+        raise ProblemError(f"{path}: {here}: an int argument's range must be two whole numbers [lo, hi] with "
+                           f"lo <= hi, got {rng!r}")
+    if name in sizes:
+        raise ProblemError(f"{path}: {here}: {name} is also declared in [sizes]: write size = {name!r} "
+                           "(its range is there) or drop [sizes." + name + "]")
+    sizes[name] = Size(name, rng[0], rng[1], common["description"], raw.get("description_zh", ""), argument=True)
+    return Arg(**common, size=name, range=(rng[0], rng[1]))
+
+
+def _derived(data: dict, path: Path, sizes: dict[str, Size]) -> dict[str, str]:
+    """[derived]: name = "expression" over the sizes and the derived sizes above it."""
+    table = data.get("derived", {})
+    if not isinstance(table, dict):
+        raise ProblemError(f"{path}: 'derived' must be a table ([derived]) of name = \"expression\"")
+    known = set(sizes)
+    for name, expr in table.items():
+        if name in known:
+            raise ProblemError(f"{path}: derived.{name}: {name} is already a size")
+        _names_known(expr, known, path, f"derived.{name}")
+        known.add(name)
+    return dict(table)
+
+
+def _check_expressions(data: dict, path: Path, args: list[Arg], sizes: dict[str, Size],
+                       derived: dict[str, str]) -> None:
+    """Every shape, output axis and rule names known sizes, and every size can be read from a test."""
+    known = set(sizes) | set(derived)
+    for number, arg in enumerate(args, 1):
+        for axis, expr in enumerate(arg.shape):
+            _names_known(expr, known, path, f"args[{number}] ({arg.name}).shape[{axis}]")
+    for axis, expr in enumerate(_require(data, "output_shape", list, path)):
+        _names_known(expr, known, path, f"output_shape[{axis}]")
+    for number, rule in enumerate(data.get("rules", []), 1):
+        if isinstance(rule, dict) and isinstance(rule.get("expr"), str):
+            _names_known(rule["expr"], known, path, f"rules[{number}].expr")
+    shown_by = {a.size for a in args if a.size} | {e for a in args for e in a.shape}
+    hidden = [name for name in sizes if name not in shown_by]
+    if hidden:
+        raise ProblemError(f"{path}: sizes.{hidden[0]}: no argument shows it, so a test cannot give it: use it alone "
+                           f"as an axis of an array's shape, give an int argument size = {hidden[0]!r}, or move it "
+                           "to [derived]")
+
+
+def _names_known(expr: object, known: set[str], path: Path, where: str) -> None:
+    if not isinstance(expr, str):
+        raise ProblemError(f"{path}: {where} must be an expression string, got {expr!r}")
+    try:
+        unknown = sorted(names(expr) - known)
+    except ExprError as exc:
+        raise ProblemError(f"{path}: {where}: {exc}") from None
+    if unknown:
+        raise ProblemError(f"{path}: {where}: unknown size '{unknown[0]}' in {expr!r} "
+                           f"(known: {', '.join(sorted(known, key=str.lower))})")
+
+
 MARGINS = ("accepted_divisor", "reference_divisor")
+VERIFY = (*MARGINS, "attention")
+ATTENTION_SIZES = ("T", "d_model")
+ATTENTION_ARGS = ("X", "W_Q", "b_Q", "W_K", "b_K")
 
 
-def _margins(data: dict, path: Path) -> dict:
-    """`[verify]`: a package's own time margins for `make verify` (whole numbers from 1 up)."""
+def _verify(data: dict, path: Path, sizes: dict[str, Size], derived: dict[str, str], args: list[Arg]) -> dict:
+    """`[verify]`: a package's own time margins for `make verify` (whole numbers from 1 up), and
+    `attention = true` for the attention rules (testcases/package_rules.py), which read scores from
+    X, W_Q, b_Q, W_K, b_K in heads of d_k columns."""
     table = data.get("verify", {})
     if not isinstance(table, dict):
-        raise ProblemError(f"{path}: 'verify' must be a table ([verify]) with {' and/or '.join(MARGINS)}")
-    unknown = sorted(set(table) - set(MARGINS))
+        raise ProblemError(f"{path}: 'verify' must be a table ([verify]) with {', '.join(VERIFY)}")
+    unknown = sorted(set(table) - set(VERIFY))
     if unknown:
-        raise ProblemError(f"{path}: verify.{unknown[0]} is not a setting (known: {', '.join(MARGINS)})")
-    for key, value in table.items():
+        raise ProblemError(f"{path}: verify.{unknown[0]} is not a setting (known: {', '.join(VERIFY)})")
+    for key in MARGINS:
+        value = table.get(key, 1)
         if type(value) is not int or value < 1:
             raise ProblemError(f"{path}: verify.{key} must be a whole number from 1 up, got {value!r}")
-    return dict(table)
+    attention = table.get("attention", False)
+    if type(attention) is not bool:
+        raise ProblemError(f"{path}: verify.attention must be true or false, got {attention!r}")
+    arrays = {a.name for a in args if a.is_array}
+    if attention and (set(ATTENTION_SIZES) - set(sizes) or "d_k" not in derived or set(ATTENTION_ARGS) - arrays):
+        raise ProblemError(f"{path}: verify.attention needs the sizes {', '.join(ATTENTION_SIZES)}, the derived "
+                           f"size d_k and the array arguments {', '.join(ATTENTION_ARGS)} (its rules read the scores "
+                           "from them)")
+    return {**{k: table[k] for k in MARGINS if k in table}, "attention": attention}
 
 
 KINDS = ("function", "interactive")

@@ -1,6 +1,7 @@
 """Command line: regenerate, make one new test, or validate.
 
-    python -m testcases all [--out-dir DIR]             every problem's tests and spec blocks
+    python -m testcases all [--out-dir DIR]             every problem's tests and spec blocks (and, without
+                                                        --out-dir, the README's table of problems)
     python -m testcases <problem> [--out-dir DIR]       one problem (slug, id or package folder)
     python -m testcases <problem> --new KEY=VALUE ...   one new test from a recipe on the command
                                                         line, printed as JSON (or --out FILE)
@@ -18,11 +19,12 @@ import sys
 from pathlib import Path
 
 from problems import Problem, ProblemError, all_problems, load
+from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
 from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
-from testcases.render import LANGUAGES, apply_blocks, blocks_for
+from testcases.render import LANGUAGES, apply_blocks, blocks_for, problems_table
 from testcases.validate import validate_problem, validate_test
 
 
@@ -57,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         problems = all_problems() if args.target == "all" else [load(args.target)]
         for problem in problems:
             _regenerate(problem, args.out_dir)
+        if args.out_dir is None and any(p.root.parent == PROBLEMS for p in problems):
+            _render_readme()
         return 0
     except ProblemError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -72,6 +76,18 @@ def _regenerate(problem: Problem, out_dir: Path | None) -> None:
              if (spec := _render_spec(problem, stored, lang, problem.root / file, root / file))]
     print(f"{problem.slug}: {len(tests)} tests, {size / 2**20:.2f} MiB in {shown(root / 'tests')}"
           + (f"; generated blocks of {', '.join(shown(s) for s in specs)}" if specs else ""))
+
+
+def _render_readme() -> None:
+    """The README's table of problems, from every package (a block like the statements' ones)."""
+    readme = PROBLEMS.parent / "README.md"
+    if not readme.is_file():
+        return
+    blocks = {"problems": problems_table(all_problems(), PROBLEMS.parent)}
+    text = apply_blocks(readme.read_text(encoding="utf-8"), blocks, shown(readme))
+    if text is not None and text != readme.read_text(encoding="utf-8"):
+        readme.write_text(text, encoding="utf-8")
+        print(f"generated the problems table of {shown(readme)}")
 
 
 def _render_spec(problem: Problem, tests: list[tuple[str, dict]], lang: str, source: Path, target: Path) -> Path | None:

@@ -258,6 +258,9 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
     extra = set(sizes) - set(problem.sizes)
     if extra:
         raise ProblemError(f"{where}: unknown size '{sorted(extra)[0]}' (problem.toml has {', '.join(problem.sizes)})")
+    missing = [name for name in problem.sizes if name not in sizes]
+    if missing:
+        raise ProblemError(f"{where}: sizes is missing {missing[0]} (give every size: {', '.join(problem.sizes)})")
     violations = problem.size_violations(sizes)
     if violations:
         raise ProblemError(f"{where}: {violations[0]}")

@@ -1,4 +1,5 @@
-"""The generated blocks of a statement (spec.md): its constraints and its sample.
+"""The generated blocks of a statement (spec.md): its constraints and its sample; and the README's
+table of problems.
 
 The statement's prose is written by hand; the parts that must agree with data are rendered from
 that data, so they cannot drift: the constraints from problem.toml and the sample from the stored
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from problems import Problem, ProblemError
 
@@ -26,6 +28,7 @@ _WORDS = {
         "range": "{lo} ≤ each element ≤ {hi}",
         "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
         "int": "int | the size `{size}`",
+        "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
         "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
@@ -48,6 +51,7 @@ _WORDS = {
         "range": "{lo} ≤ 每个元素 ≤ {hi}",
         "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
         "int": "整数 | 等于规模 `{size}`",
+        "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
         "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
@@ -70,7 +74,7 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
     zh = lang == "zh"
     lines = [words["sizes"], "| --- | --- | --- |"]
     lines += [f"| `{s.name}` | {(zh and s.description_zh) or s.description} | {s.min} ≤ `{s.name}` ≤ {s.max} |"
-              for s in problem.sizes.values()]
+              for s in problem.sizes.values() if not s.argument]  # an int argument's range is in its own row
     lines.append("")
     if problem.derived:
         derived = ", ".join(f"`{name} = {expr}`" for name, expr in problem.derived.items())
@@ -85,6 +89,9 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
             assert arg.range is not None  # an array's
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
+        elif arg.range is not None:  # an int argument with a range of its own
+            lo, hi = arg.range
+            lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")
         else:
             lines.append(f"| `{arg.name}` | {words['int'].format(size=arg.size)} |")
     tolerance = {"abs": _number(problem.abs_tol), "rel": _number(problem.rel_tol)}
@@ -145,6 +152,22 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
         text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)  # noqa: B023 (called here, in the loop)
         changed = True
     return text if changed else None
+
+
+def problems_table(problems: list[Problem], root: Path) -> str:
+    """The README's table of problems, easiest first: titles, slug and id, method, statements
+    (links relative to `root`, the checkout)."""
+    lines = ["| problem | id | method | statement |", "| --- | --- | --- | --- |"]
+    for problem in sorted(problems, key=lambda p: (p.difficulty or 11, p.slug)):
+        title = " / ".join([problem.title, *problem.titles.values()])
+        method = f"`{problem.method}`"
+        if problem.interactive:
+            method = f"`__init__`, then `{problem.method}` per row of `{problem.stream}` (interactive)"
+        folder = problem.root.relative_to(root).as_posix()
+        links = " · ".join(f"[{name}]({folder}/{file})" for name, file in (("English", LANGUAGES["en"]),
+                                                                            ("中文", LANGUAGES["zh"])))
+        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {method} | {links} |")
+    return "\n".join(lines)
 
 
 def _assignment(name: str, value) -> str:

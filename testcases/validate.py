@@ -60,7 +60,8 @@ def validate_input(problem: Problem, inputs: Any) -> tuple[list[str], dict[str, 
             flagged.add(arg.name)
         elif not arg.is_array and type(inputs[arg.name]) is not int:
             flagged.add(arg.name)
-            out.append(f"{arg.name}: must be an integer (the size {arg.size}), got {_brief(inputs[arg.name])}")
+            what = f"in [{arg.range[0]}, {arg.range[1]}]" if arg.range is not None else f"(the size {arg.size})"
+            out.append(f"{arg.name}: must be an integer {what}, got {_brief(inputs[arg.name])}")
     shapes = {}
     for arg in (a for a in problem.args if a.is_array and a.name in inputs):
         shapes[arg.name], message = _shape(arg.name, inputs[arg.name], len(arg.shape))

@@ -5,7 +5,10 @@ its tests accept every correct solution and reject every wrong one, and its time
 the intended solution from the slow one with room to spare. Kattis' verifyproblem and Polygon
 prove exactly this; here, for every problem, in order:
 
-1. every stored test passes the validator;
+1. every stored test passes the validator, and the package holds every package rule
+   (testcases/package_rules.py: the sample first, every category, every size at its min and max,
+   the largest input in a large test, extreme tests at the ends of the ranges, ties, the 8 MiB
+   budget, current statements, a step for every wrong answer; problems/README.md lists them);
 2. the reference reproduces every stored expected output within 1% of the tolerance, and, judged
    as a submission, is AC;
 3. every accepted solution is AC;
@@ -47,7 +50,7 @@ from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from sandbox.errors import MachineBusy
-from testcases import oracle
+from testcases import oracle, package_rules
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.validate import validate_problem
 
@@ -165,6 +168,7 @@ def select(names: list[str], folder: Path) -> list[Problem]:
 def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
     """The six checks on one problem, in order; raises Violation at the first one broken."""
     check_tests(problem, out)
+    check_package_rules(problem, solutions, out)
     check_reference(problem, out)
     entries = bundled(problem, solutions)
     if not any(e.expected == "AC" for e in entries):
@@ -192,6 +196,14 @@ def check_tests(problem: Problem, out: Callable[[object], None]) -> None:
         raise Violation(f"{messages[0]}{more}")
     count = len(problem.test_files())
     out(Row(problem.slug, f"tests/ ({count} files)", "valid", "valid"))
+
+
+def check_package_rules(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
+    """Rule 1 too: the package rules, checked on the stored data before anything is judged."""
+    broken = package_rules.violations(problem, solutions)
+    if broken:
+        raise Violation(broken[0])
+    out(Row(problem.slug, f"package rules ({len(package_rules.applicable(problem))})", "hold", "hold"))
 
 
 def check_reference(problem: Problem, out: Callable[[object], None]) -> None:

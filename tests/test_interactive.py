@@ -79,7 +79,7 @@ def test_verify_holds(setter):
 
 def test_correct_is_accepted(setter, tmp_path):
     code, report = judge(setter, tmp_path, CORRECT)
-    assert (code, report["verdict"], report["passed"]) == (0, "AC", 6)
+    assert (code, report["verdict"], report["passed"]) == (0, "AC", 7)
 
 
 def test_a_wrong_step_is_named_with_its_values(setter, tmp_path):
@@ -198,7 +198,7 @@ def test_lingering_after_the_last_step_is_ended(setter, tmp_path, mode):
                 time.sleep(60)
         runner.read_frame = read_frame
     """, mode=mode)
-    assert (code, report["verdict"], report["passed"]) == (0, "AC", 6)
+    assert (code, report["verdict"], report["passed"]) == (0, "AC", 7)
 
 
 def test_practice_run_shows_the_answered_steps_beside_the_reference(setter, tmp_path):
@@ -233,5 +233,5 @@ def test_a_thread_flooding_the_answers_cannot_hold_the_judge(setter, tmp_path, m
         def step(self, x):
             return x
     """, "--all", mode=mode)
-    assert report["verdict"] == "WA" and report["total"] == 6
+    assert report["verdict"] == "WA" and report["total"] == 7
     assert all(t["verdict"] == "WA" and t["step"] is not None for t in report["tests"]), report["tests"]

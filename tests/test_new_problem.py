@@ -31,16 +31,16 @@ def setter(tmp_path_factory) -> Path:
     shutil.copytree(SOURCE / "solutions", work / "solutions")
     made = run("-m", "testcases", str(work / "packages" / "softmax"))
     assert made.returncode == 0, made.stderr
-    assert made.stdout.startswith("softmax: 6 tests, ")
+    assert made.stdout.startswith("softmax: 7 tests, ")
     return work
 
 
 def test_generated_tests_validate(setter):
     checked = run("-m", "testcases", "validate", str(setter / "packages" / "softmax"))
-    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "softmax: 6 tests, all valid\n", "")
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "softmax: 7 tests, all valid\n", "")
     names = sorted(p.name for p in (setter / "packages" / "softmax" / "tests").glob("*.json"))
     assert names == ["001-sample.json", "002-edge.json", "003-soft.json", "004-extreme.json", "005-ties.json",
-                     "006-large.json"]
+                     "006-large.json", "007-extreme.json"]
 
 
 def test_verify_holds(setter):
@@ -59,7 +59,7 @@ def test_judge_gives_the_folders_verdict(setter, folder, name, verdict):
     judged = run("-m", "judge", str(setter / "solutions" / "softmax" / folder / name),
                  "--problem", str(setter / "packages" / "softmax"), "--json")
     report = json.loads(judged.stdout)
-    assert (report["problem"], report["verdict"], report["total"]) == ("softmax", verdict, 6)
+    assert (report["problem"], report["verdict"], report["total"]) == ("softmax", verdict, 7)
 
 
 SOFTMAX = SOURCE / "softmax"
@@ -80,7 +80,28 @@ RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (
     (RUNMEAN, "accepted_divisor = 4", "accepted_divisor = 0",
      "verify.accepted_divisor must be a whole number from 1 up, got 0"),
     (RUNMEAN, "accepted_divisor = 4", "speed = 4",
-     "verify.speed is not a setting (known: accepted_divisor, reference_divisor)"),
+     "verify.speed is not a setting (known: accepted_divisor, reference_divisor, attention)"),
+    (RUNMEAN, "accepted_divisor = 4", "attention = true",
+     "verify.attention needs the sizes T, d_model, the derived size d_k and the array arguments X, W_Q, b_Q, W_K, "
+     "b_K (its rules read the scores from them)"),
+    # Issue 28: each of these was a traceback or a message naming something else.
+    (SOFTMAX, 'shape = ["R", "C"]\nrange = [-100, 100]\n', "",
+     "args[1] (Z): say what it is: shape and range (an array), range alone (an int argument, e.g. range = [1, 1024]) "
+     "or size (an int equal to one of [sizes])"),
+    (SOFTMAX, 'range = [-100, 100]\n', "",
+     "args[1] (Z): an array needs range = [lo, hi] (two numbers, lo <= hi), got None"),
+    (SOFTMAX, 'shape = ["R", "C"]\nrange', 'shape = ["R", "Cols"]\nrange',
+     "args[1] (Z).shape[1]: unknown size 'Cols' in 'Cols' (known: C, R)"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\n\n[[args]]\nname = "k"\nsize = "RR"\n',
+     "args[2] (k): size 'RR' is not a size of [sizes] (known: R, C)"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\n\n[[args]]\nname = "k"\nrange = [1.5, 3]\n',
+     "args[2] (k): an int argument's range must be two whole numbers [lo, hi] with lo <= hi, got [1.5, 3]"),
+    (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\nshap = ["R"]\n',
+     "args[1] (Z): unknown key 'shap' (known: name, shape, range, group, size, description, description_zh, "
+     "mask_hidden)"),
+    (SOFTMAX, "[sizes.C]", "[sizes.K]\nmin = 1\nmax = 3\n\n[sizes.C]",
+     "sizes.K: no argument shows it, so a test cannot give it: use it alone as an axis of an array's shape, give an "
+     "int argument size = 'K', or move it to [derived]"),
 ], ids=lambda value: value.name if isinstance(value, Path) else None)
 def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, package, old, new, message):
     folder = tmp_path / package.name

@@ -23,6 +23,15 @@ def home(tmp_path) -> Path:
     return tmp_path / "home"
 
 
+def practice_copy(tmp_path: Path, bundled: Path) -> Path:
+    """A bundled file copied where a user's own file would be: judgings of files under solutions/
+    are never recorded, a user's are."""
+    mine = tmp_path / "practice" / bundled.name
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    mine.write_text(bundled.read_text())
+    return mine
+
+
 def judge(home: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=1800, env={**os.environ, "JUDGE_HOME": str(home)})
@@ -46,6 +55,16 @@ def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrite
         "RE", "NotImplementedError: write grouped_query_attention: see problems/gqa/spec.md")
 
 
+def test_help_lists_every_command(home):
+    """`python -m judge --help` names each subcommand __main__ routes, with its one line."""
+    shown = judge(home, "--help")
+    assert shown.returncode == 0
+    listed = shown.stdout.split("commands (python -m judge COMMAND --help for each):\n")[1].splitlines()
+    assert [line.split()[0] for line in listed] == ["start", "run", "stress", "list", "history", "editorial", "serve"]
+    for command in ("start", "run", "stress", "list", "history", "editorial", "serve"):
+        assert judge(home, command, "--help").stdout.startswith(f"usage: python -m judge {command} ")
+
+
 def test_start_of_an_unknown_problem_is_one_line(home):
     made = judge(home, "start", "nope")
     assert made.returncode == 2 and made.stderr.startswith("error: unknown problem 'nope'")
@@ -56,9 +75,9 @@ def _row(listing: str, slug: str) -> list[str]:
     return next(line.split() for line in listing.splitlines() if f" {slug} " in line)
 
 
-def test_list_follows_the_history(home):
+def test_list_follows_the_history(tmp_path, home):
     assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "new", "0", "-", "-"]
-    judge(home, str(WRONG), "--tests", "001")
+    judge(home, str(practice_copy(tmp_path, WRONG)), "--tests", "001")
     assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "WA"]
     judge(home, str(REFERENCE))
     row = _row(judge(home, "list").stdout, "gqa")
@@ -66,15 +85,16 @@ def test_list_follows_the_history(home):
     assert _row(judge(home, "list").stdout, "mha")[-5:] == ["3", "new", "0", "-", "-"]
 
 
-def test_history_records_every_judging_even_two_at_once(home):
+def test_history_records_every_judging_even_two_at_once(tmp_path, home):
+    wrong = practice_copy(tmp_path, WRONG)
     runs = [subprocess.Popen([sys.executable, "-m", "judge", str(f), "--tests", "001"], cwd=ROOT,
                              stdout=subprocess.DEVNULL, env={**os.environ, "JUDGE_HOME": str(home)})
-            for f in (REFERENCE, WRONG)]
+            for f in (REFERENCE, wrong)]
     assert sorted(p.wait(timeout=1800) for p in runs) == [0, 1]
     rows = json.loads(judge(home, "history", "gqa", "--json").stdout)
     assert sorted((r["verdict"], r["passed"], r["total"], r["first_failing"]) for r in rows) == [
         ("AC", 1, 1, None), ("WA", 0, 1, "001-sample")]
-    assert {r["path"] for r in rows} == {str(REFERENCE), str(WRONG)}
+    assert {r["path"] for r in rows} == {str(REFERENCE), str(wrong)}
     assert all(len(r["sha256"]) == 64 and r["kind"] == "submit" for r in rows)
     assert json.loads(judge(home, "history", "mha", "--json").stdout) == []
 
@@ -88,7 +108,7 @@ def test_a_broken_history_never_costs_the_verdict(tmp_path, damage):
         home = tmp_path / "home"
         home.mkdir()
         (home / "history.sqlite").write_bytes(b"this is not a database" * 100)
-    judged = judge(home, str(WRONG), "--tests", "001")
+    judged = judge(home, str(practice_copy(tmp_path, WRONG)), "--tests", "001")
     assert judged.returncode == 1
     assert "Verdict: WA (Wrong Answer) on test 001-sample" in judged.stdout
     assert judged.stderr.startswith("note: the history could not be written (")
@@ -103,8 +123,8 @@ CASE = {"X": [[1, 2, 3, 4]], "W_Q": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [
         "b_O": [0, 0, 0, 0]}  # the statement's second example: tile and repeat mappings differ
 
 
-def test_run_on_the_sample_shows_both_outputs_and_counts_as_a_run(home):
-    ran = judge(home, "run", str(TILE))
+def test_run_on_the_sample_shows_both_outputs_and_counts_as_a_run(tmp_path, home):
+    ran = judge(home, "run", str(practice_copy(tmp_path, TILE)))
     assert ran.returncode == 0  # h_k = 1 in the sample: the tile mapping cannot be seen there
     assert "Your output next to the reference's:\n  rows 0-1, columns 0-3 of (2, 4)\n" in ran.stdout
     rows = json.loads(judge(home, "history", "--json").stdout)
@@ -210,11 +230,11 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
         assert path in named, (path.name, failure.name)
 
 
-def test_editorial_waits_for_an_ac_unless_forced(home):
+def test_editorial_waits_for_an_ac_unless_forced(tmp_path, home):
     gated = judge(home, "editorial", "gqa")
     assert gated.returncode == 1 and gated.stdout.startswith("gqa: not solved yet (0 attempts, no AC")
     assert "accepted/" not in gated.stdout
-    judge(home, str(WRONG), "--tests", "001")
+    judge(home, str(practice_copy(tmp_path, WRONG)), "--tests", "001")
     assert judge(home, "editorial", "gqa").stdout.startswith("gqa: not solved yet (1 attempt, no AC")
     forced = judge(home, "editorial", "gqa", "--force")
     assert forced.returncode == 0 and "==== solutions/gqa/accepted/repeat_kv_batched.py\n# " in forced.stdout
@@ -224,6 +244,22 @@ def test_editorial_waits_for_an_ac_unless_forced(home):
     judge(home, str(REFERENCE))
     shown = judge(home, "editorial", "gqa")
     assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
+
+
+def test_bundled_files_and_no_record_leave_the_history_alone(tmp_path, home):
+    """Issue 28: a setter judging solutions/ (or anything with --no-record) keeps a practice history
+    of their own: the problem stays new and its editorial locked."""
+    accepted = ROOT / "solutions" / "gqa" / "accepted" / "repeat_kv_batched.py"
+    assert judge(home, str(accepted), "--tests", "001").returncode == 0
+    assert judge(home, "run", str(TILE)).returncode == 0
+    mine = practice_copy(tmp_path, accepted)
+    assert judge(home, str(mine), "--tests", "001", "--no-record").returncode == 0
+    assert judge(home, "run", str(mine), "--no-record").returncode == 0
+    assert json.loads(judge(home, "history", "--json").stdout) == []
+    assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "new", "0", "-", "-"]
+    assert judge(home, "editorial", "gqa").returncode == 1
+    assert judge(home, str(mine), "--tests", "001").returncode == 0  # the same file, recorded
+    assert [r["path"] for r in json.loads(judge(home, "history", "--json").stdout)] == [str(mine)]
 
 
 def test_an_ac_shows_the_references_speed_measured_once_per_machine(home):
@@ -254,10 +290,10 @@ def test_stress_finds_and_shrinks_the_tile_mapping_and_nothing_in_a_correct_file
     assert (clean["found"], clean["tried"], clean["case"]) == (False, 60, None)
 
 
-def test_solved_needs_an_ac_on_the_full_test_set_and_hints_are_not_attempts(home):
+def test_solved_needs_an_ac_on_the_full_test_set_and_hints_are_not_attempts(tmp_path, home):
     judge(home, str(REFERENCE), "--tests", "001")
     assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "AC"]
-    judge(home, str(WRONG), "--hint")
+    judge(home, str(practice_copy(tmp_path, WRONG)), "--hint")
     assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "AC"]  # a hint is no attempt
     kinds = [(r["kind"], r["verdict"], r["full"]) for r in json.loads(judge(home, "history", "--json").stdout)]
     assert kinds == [("submit", "AC", False), ("hint", "WA", True)]

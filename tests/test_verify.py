@@ -1,6 +1,6 @@
 """`python -m testcases.verify`, through its real entry point, on a copy of mqa broken one way at a time.
 
-Each test copies mqa's package (its non-large tests, to stay fast) and a few of its bundled
+Each test copies mqa's package (its tests, statements and problem.toml) and a few of its bundled
 solutions into a temporary folder, breaks one thing, and checks that verify stops at that rule
 with a message naming the file. The unmodified copy must pass; so must the real repository.
 """
@@ -12,9 +12,12 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+
+from testcases.package_rules import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 MQA = ROOT / "problems" / "mqa"
@@ -36,17 +39,26 @@ def copy(tmp_path: Path) -> Path:
     """
     package = tmp_path / "packages" / "mqa"
     (package / "tests").mkdir(parents=True)
-    for name in ("problem.toml", "reference.py"):
+    for name in ("problem.toml", "reference.py", "spec.md", "spec.zh.md"):
         shutil.copy(MQA / name, package / name)
-    tests = [p for p in sorted((MQA / "tests").glob("*.json")) if not p.stem.endswith("-large")]
+    tests = sorted((MQA / "tests").glob("*.json"))
     assert tests, "mqa has no stored tests (run make testcases)"
-    for number, path in enumerate(tests, 1):  # renumbered where a large one is left out: no gaps
-        shutil.copy(path, package / "tests" / f"{number:03d}-{path.stem.split('-', 1)[1]}.json")
+    for path in tests:
+        shutil.copy(path, package / "tests" / path.name)
     for folder, names in COPIED.items():
         (tmp_path / "solutions" / "mqa" / folder).mkdir(parents=True)
         for name in names:
             shutil.copy(SOLUTIONS / folder / name, tmp_path / "solutions" / "mqa" / folder / name)
+    write_steps(tmp_path)
     return tmp_path
+
+
+def write_steps(root: Path, **extra: int) -> None:
+    """The copy's wrong_answer/steps.toml: the real entries of the files it holds, and `extra`."""
+    steps = tomllib.loads((SOLUTIONS / "wrong_answer" / "steps.toml").read_text())
+    folder = root / "solutions" / "mqa" / "wrong_answer"
+    entries = {p.name: steps.get(p.name) for p in sorted(folder.glob("*.py"))} | extra
+    (folder / "steps.toml").write_text("".join(f'"{name}" = {json.dumps(step)}\n' for name, step in entries.items()))
 
 
 def verify(root: Path, *argv: str) -> subprocess.CompletedProcess:
@@ -70,6 +82,7 @@ def test_unmodified_copy_passes(copy: Path):
     assert rows.pop("reference.py")[0] == "<=1% tol"
     assert rows == {
         f"tests/ ({count} files)": ["valid", "valid"],
+        "package rules (12)": ["hold", "hold"],
         **{f"{folder}/{name}": [verdict, verdict]
            for folder, verdict in (("accepted", "AC"), ("wrong_answer", "WA"), ("run_time_error", "RE"))
            for name in COPIED[folder]},
@@ -78,8 +91,10 @@ def test_unmodified_copy_passes(copy: Path):
 
 
 def test_wrong_expected_value(copy: Path):
-    """Rule 2: a stored expected value the reference does not give."""
-    path = copy / "packages" / "mqa" / "tests" / "001-sample.json"
+    """Rule 2: a stored expected value the reference does not give (in a test other than the sample,
+    whose expected output the statements show: the package rule on stale statements would stop
+    verify first)."""
+    path = copy / "packages" / "mqa" / "tests" / "008-soft.json"
     data = json.loads(path.read_text())
     namespace: dict = {}
     exec(compile((MQA / "reference.py").read_text(), "reference.py", "exec"), namespace)
@@ -91,7 +106,7 @@ def test_wrong_expected_value(copy: Path):
     assert proc.returncode == 1
     allowed = 0.01 * max(1e-6, 1e-6 * abs(stored))
     assert proc.stderr.splitlines() == [
-        f"verify: packages/mqa/tests/001-sample.json: expected[1][2] = {stored!r} but reference.py gives "
+        f"verify: packages/mqa/tests/008-soft.json: expected[1][2] = {stored!r} but reference.py gives "
         f"{ours!r}: off by {abs(ours - stored):.3g}, more than 1% of the tolerance ({allowed:.3g})"
     ]
 
@@ -144,6 +159,7 @@ def test_slow_reference_is_a_warning(copy: Path):
 def test_wrong_solution_that_passes(copy: Path):
     """Rule 4: a correct solution filed as a wrong answer: no test rejects it."""
     shutil.copy(CORRECT, copy / "solutions" / "mqa" / "wrong_answer" / "not_wrong.py")
+    write_steps(copy, **{"not_wrong.py": 3})
     proc = verify(copy)
     assert proc.returncode == 1
     count = len(list((copy / "packages" / "mqa" / "tests").glob("*.json")))
@@ -189,8 +205,9 @@ def test_dead_weight_category_is_a_warning(copy: Path):
     """Rule 4's report: with one wrong solution that fails only at T = 1, categories without T = 1 warn."""
     wrong = copy / "solutions" / "mqa" / "wrong_answer"
     for path in wrong.iterdir():
-        if path.name != "squeezed_output_at_T1.py":
+        if path.name not in ("squeezed_output_at_T1.py", "steps.toml"):
             path.unlink()
+    write_steps(copy)
     categories: dict[str, list[str]] = {}
     for path in sorted((copy / "packages" / "mqa" / "tests").glob("*.json")):
         data = json.loads(path.read_text())
@@ -230,3 +247,172 @@ def test_invalid_test_stops_before_anything_runs(copy: Path):
     assert proc.stderr.splitlines() == [
         "verify: packages/mqa/tests/001-sample.json: X[0][0]: 5000 is outside the range [-1000, 1000] of problem.toml"
     ]
+
+
+# The package rules (testcases/package_rules.py), each broken on its own: verify stops before judging
+# anything, with one line naming the place and the rule as problems/README.md states it.
+
+def _tests(root: Path) -> Path:
+    return root / "packages" / "mqa" / "tests"
+
+
+def _edit(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def _relabel(root: Path, names: list[str], category: str) -> None:
+    """Give these tests another category (their file names follow)."""
+    for name in names:
+        path = _tests(root) / name
+        _edit(path, lambda d: d.update(category=category))
+        path.rename(path.with_name(f"{name[:3]}-{category}.json"))
+
+
+def _drop(root: Path, category: str) -> None:
+    """Remove a category's tests and number the rest again, without gaps."""
+    for path in _tests(root).glob(f"*-{category}.json"):
+        path.unlink()
+    for number, path in enumerate(sorted(_tests(root).glob("*.json")), 1):
+        path.rename(path.with_name(f"{number:03d}-{path.stem.split('-', 1)[1]}.json"))
+
+
+def _toml(root: Path, old: str, new: str) -> None:
+    path = root / "packages" / "mqa" / "problem.toml"
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+
+
+def _one_head_copy_of_the_large_test(root: Path) -> None:
+    """A soft test with the large test's sizes but one head: W_K and W_V grow to d_model columns."""
+    data = json.loads((_tests(root) / "022-large.json").read_text())
+    data["input"]["num_heads"] = 1
+    for name in ("W_K", "W_V"):
+        data["input"][name] = [row * 8 for row in data["input"][name]]
+    for name in ("b_K", "b_V"):
+        data["input"][name] = data["input"][name] * 8
+    data["category"] = "soft"
+    (_tests(root) / "024-soft.json").write_text(json.dumps(data))
+
+
+def _swap_the_first_two(root: Path) -> None:
+    """The sample becomes test 2 and the first edge test test 1."""
+    sample, edge = _tests(root) / "001-sample.json", _tests(root) / "002-edge.json"
+    first, second = edge.read_text(), sample.read_text()
+    sample.unlink()
+    edge.unlink()
+    (_tests(root) / "001-edge.json").write_text(first)
+    (_tests(root) / "002-sample.json").write_text(second)
+
+
+def _zero_scores(data: dict) -> None:
+    """X and the query and key biases all zero: every score q . k is 0."""
+    def zero(value):
+        return [zero(v) for v in value] if isinstance(value, list) else 0
+
+    for name in ("X", "b_Q", "b_K"):
+        data["input"][name] = zero(data["input"][name])
+
+
+def _distinct_rows(data: dict) -> None:
+    for t, row in enumerate(data["input"]["X"]):
+        row[0] = t
+
+
+PACKAGE_RULES = {
+    "first test is the sample": (
+        _swap_the_first_two,
+        "packages/mqa/tests/001-edge.json: the first test is of category edge "
+        "(package rule: the first test is the sample (category sample))"),
+    "every category": (
+        lambda root: _drop(root, "ties"),
+        "packages/mqa/tests: no test of category ties (package rule: every category has a test: the six shared "
+        "ones and each one recipes.toml declares)"),
+    "sizes at both ends": (
+        lambda root: _toml(root, "max = 512", "max = 600"),
+        "packages/mqa/tests: no test has T = 600 (its max) (package rule: every size reaches its min and its max "
+        "in some test)"),
+    "maxima in a large test": (
+        lambda root: (_relabel(root, ["022-large.json"], "soft"), _relabel(root, ["021-soft.json"], "large")),
+        "packages/mqa/tests: no test of category large has d_model = 256 (its max) (package rule: every size that "
+        "is an axis of an array argument on its own reaches its max in a test of category large)"),
+    "largest input in a large test": (
+        _one_head_copy_of_the_large_test,
+        "packages/mqa/tests/024-soft.json: 394241 input elements, more than every test of category large "
+        "(279105) (package rule: the largest input (most elements) is in a test of category large)"),
+    "attention: d_k = 1": (
+        lambda root: _relabel(root, ["002-edge.json", "003-edge.json", "004-edge.json"], "soft"),
+        "packages/mqa/tests: no edge test has d_k = 1 (package rule: (attention) edge tests include d_k = 1 and a "
+        "d_model that is not a power of two)"),
+    "attention: d_model not a power of two": (
+        lambda root: _relabel(root, ["004-edge.json", "005-edge.json", "013-edge.json", "019-edge.json"], "soft"),
+        "packages/mqa/tests: no edge test has a d_model that is not a power of two (package rule: (attention) edge "
+        "tests include d_k = 1 and a d_model that is not a power of two)"),
+    "attention: overflow": (
+        lambda root: [_edit(path, _zero_scores) for path in _tests(root).glob("*-extreme.json")],
+        "packages/mqa/tests: the largest score of the extreme tests is 0, which exp() takes without overflow (above "
+        "709.78 it overflows) (package rule: (attention) some extreme test has a score beyond 709.78, where an "
+        "unshifted softmax overflows)"),
+    "extreme at the ends": (
+        lambda root: _toml(root, "range = [-1000, 1000]", "range = [-2000, 1000]"),
+        "packages/mqa/tests: no extreme test has X = -2000 as an integer (package rule: the extreme tests reach "
+        "both ends of every array argument's range, as an integer and as a real (masks aside; as an integer only "
+        "where the end is a whole number))"),
+    "extreme at a real end": (  # -5.5 has no integer form: asked for as a real only
+        lambda root: _toml(root, "range = [-5, 5]", "range = [-5.5, 5]"),
+        "packages/mqa/tests: no extreme test has b_Q = -5.5 as a real (package rule: the extreme tests reach both "
+        "ends of every array argument's range, as an integer and as a real (masks aside; as an integer only where "
+        "the end is a whole number))"),
+    "ties": (
+        lambda root: [_edit(path, _distinct_rows) for path in _tests(root).glob("*-ties.json")],
+        "packages/mqa/tests/006-ties.json: no array argument repeats a row (along its last axis) (package rule: "
+        "every ties test repeats a row of some array argument)"),
+    "budget": (
+        lambda root: (_tests(root) / "022-large.json").write_text((_tests(root) / "022-large.json").read_text()
+                                                                 + " " * (6 << 20)),
+        "packages/mqa/tests: {MiB} MiB of test JSON, over 8 MiB (package rule: the stored tests take at most 8 MiB "
+        "of JSON)"),
+    "statements": (
+        lambda root: (root / "packages" / "mqa" / "spec.zh.md").write_text(
+            (root / "packages" / "mqa" / "spec.zh.md").read_text().replace("≤ 512", "≤ 513", 1)),
+        "packages/mqa/spec.zh.md: the 'constraints' block is stale: run make testcases (package rule: spec.md and "
+        "spec.zh.md carry the constraints and sample blocks as make testcases renders them)"),
+    "wrong answers' steps": (
+        lambda root: write_steps(root) or (root / "solutions" / "mqa" / "wrong_answer" / "steps.toml").write_text(
+            '"no_scale.py" = 3\n"squeezed_output_at_T1.py" = "Output"\n'),
+        "solutions/mqa/wrong_answer/steps.toml: no step for forgot_b_V.py (package rule: every wrong answer names "
+        "its statement step in wrong_answer/steps.toml)"),
+}
+
+
+@pytest.mark.parametrize("rule", PACKAGE_RULES)
+def test_each_package_rule_stops_verify_before_anything_is_judged(copy: Path, rule: str):
+    breaking, message = PACKAGE_RULES[rule]
+    breaking(copy)
+    proc = verify(copy)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    [line] = proc.stderr.splitlines()
+    total = sum(path.stat().st_size for path in _tests(copy).glob("*.json"))
+    assert line == f"verify: {message}".replace("{MiB}", f"{total / 2**20:.2f}")
+    assert "reference.py" not in proc.stdout  # stopped before the reference was run
+
+
+def _rule_of(message: str) -> str:
+    """The rule a message names: what follows '(package rule: ', without the closing parenthesis."""
+    return message.split(" (package rule: ", 1)[1][:-1]
+
+
+def test_every_package_rule_has_a_broken_package_above():
+    assert sorted({_rule_of(message) for _, message in PACKAGE_RULES.values()}) == sorted(r.text for r in RULES)
+
+
+def test_the_guide_lists_every_package_rule_in_order():
+    """problems/README.md's numbered list under "The package rules": one item per rule, in verify's
+    order, each starting with the words verify's message quotes."""
+    guide = (ROOT / "problems" / "README.md").read_text(encoding="utf-8")
+    section = guide.split("### The package rules\n", 1)[1].split("\n#", 1)[0]
+    items = [" ".join(item.split()) for item in re.findall(r"^\d+\. (.*?)(?=^\d+\. |^$)", section, re.M | re.S)]
+    assert len(items) == len(RULES)
+    for item, rule in zip(items, RULES):
+        assert item.startswith(rule.text), (item, rule.text)
