@@ -14,11 +14,13 @@ JUDGE_FLAGS = $(if $(PROBLEM),--problem $(PROBLEM)) $(if $(TESTS),--tests $(TEST
 
 all: test
 
+# pip's and setuptools' notes go to a log, shown only when the installation fails.
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,web,queue]'
-	touch $(STAMP)
+	@echo "building $(VENV) (pip's log: $(VENV)/install.log)"
+	@$(PYTHON) -m venv $(VENV)
+	@{ $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[test,web,queue]'; } \
+		>$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 # The project's own modules compiled ahead (where PYTHONDONTWRITEBYTECODE is set, every run would
 # compile them again); the fork server's with hash-checked bytecode, valid for the copies of its

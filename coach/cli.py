@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import unicodedata
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from coach import COMMANDS, history
+from coach.editorial import editorial
 from coach.record import record_report
 from coach.run import run_file, side_by_side
 from coach.starter import write_starter
@@ -18,11 +20,11 @@ from coach.stress import stress
 from grading import report as render
 from grading.session import judge_file
 from problems import ProblemError, all_problems, load
-from problems.bundled import bundled
 from problems.package import shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
 
-PRACTICE = Path("practice")  # the user's own files (gitignored)
+CHECKOUT = Path(__file__).resolve().parent.parent
+PRACTICE = CHECKOUT / "practice"  # the user's own files (gitignored), wherever the command is run from
 
 
 def main(argv: list[str]) -> int:
@@ -71,13 +73,20 @@ def _start(args: argparse.Namespace) -> int:
     try:
         write_starter(problem, target)
     except FileExistsError:
-        raise ProblemError(f"{target}: already exists; starter files never overwrite (judge it with "
-                           f"make judge SOL={target}, or choose another --out)") from None
+        raise ProblemError(f"{shown(target)}: already exists; starter files never overwrite (judge it with "
+                           f"{judge_command(target)}, or choose another --out)") from None
     except OSError as exc:
-        raise ProblemError(f"{target}: cannot write ({exc.strerror})") from None
+        raise ProblemError(f"{shown(target)}: cannot write ({exc.strerror})") from None
     print(f"wrote {shown(target)}: the class and method of {problem.slug}, raising NotImplementedError.")
-    print(f"read {shown(problem.spec_path)}, fill it in, then: make judge SOL={shown(target)}")
+    print(f"read {shown(problem.spec_path)}, fill it in, then: {judge_command(target)}")
     return 0
+
+
+def judge_command(target: Path) -> str:
+    """The command that judges `target` from here: make's in the checkout, else this interpreter's."""
+    if Path.cwd().resolve() == CHECKOUT:
+        return f"make judge SOL={shown(target)}"
+    return shlex.join([sys.executable, "-m", "judge", str(target.resolve())])
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -91,7 +100,7 @@ def _list(args: argparse.Namespace) -> int:
     print(header)
     print("-" * _width(header))
     for problem in problems:
-        mine = history.standing(problem.slug, past)
+        mine = history.standing(problem.slug, past, len(problem.test_files()))
         best = f"{mine['best_ms']:.0f} ms" if mine["best_ms"] is not None else "-"
         difficulty = str(problem.difficulty) if problem.difficulty else "-"
         print(f"{problem.id:<7} {problem.slug:<{slug_width}} {_pad(titles[problem.slug], width)} {difficulty:>10}  "
@@ -139,6 +148,8 @@ def _run(args: argparse.Namespace) -> int:
             "message": report.message, "input": "sample" if args.input is None else str(args.input),
             "output": test.got.tolist() if test is not None and test.got is not None else None,
             "expected": expected.tolist() if expected is not None else None,
+            "test": render.test_json(test, report.problem) if test is not None else None,
+            **({"traceback": render.shown(report.traceback, lines=True)} if report.traceback.strip() else {}),
         }))
     else:
         print(render.to_text(report, colour=sys.stdout.isatty()))
@@ -154,20 +165,18 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _editorial(args: argparse.Namespace) -> int:
-    """Spoiler-free: the accepted solutions only once the history holds an AC (or --force)."""
+    """Spoiler-free: the accepted solutions only once the history holds an AC on the full test set
+    (or --force)."""
     problem = load(args.problem)
-    mine = [j for j in history.judgings(problem.slug) if j.kind == "submit"]
-    if not args.force and not any(j.verdict == "AC" for j in mine):
-        print(f"{problem.slug}: not solved yet ({len(mine)} attempt{'s' * (len(mine) != 1)}, no AC). The editorial "
-              f"shows the accepted solutions; try a hint first (python -m judge FILE --hint), or see them anyway "
-              f"with: python -m judge editorial {problem.slug} --force")
+    found = editorial(problem, args.force)
+    if not found.open:
+        print(f"{found.message.removesuffix('; try a hint first.')}; try a hint first (python -m judge FILE "
+              f"--hint), or see them anyway with: python -m judge editorial {problem.slug} --force")
         return 1
-    accepted = [e for e in bundled(problem) if e.expected == "AC"]
-    print(f"{problem.title} ({problem.id}): {len(accepted)} accepted solutions, each a different route.\n")
-    for entry in accepted:
-        text = entry.path.read_text(encoding="utf-8")
-        print(f"==== {shown(entry.path)}")
-        print(text.rstrip())
+    print(found.message + "\n")
+    for solution in found.solutions:
+        print(f"==== {solution.path}")
+        print(solution.source.rstrip())
         print()
     return 0
 

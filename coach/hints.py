@@ -36,9 +36,14 @@ def _bug(path: Path) -> str:
 
 
 def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
-    """The hint for a WA report judged with keep_output: {"level", "step", "matches", "text"}."""
+    """The hint for a report judged with keep_output: {"level", "kind", "step", "matches", "bugs",
+    "text"}. kind: "step" (a bundled mistake gives the same output: `step` names where, and at
+    level 2 `matches` and `bugs` name the mistakes), "own" (none does), "not_wa" (the verdict is
+    not a Wrong Answer, which is all hints explain), "none" (no hint can be had: `text` says why)."""
     problem, failure = report.problem, report.first_failure
-    none = {"level": level, "step": None, "matches": None}
+    if report.verdict != "WA":
+        return not_a_wrong_answer(report, level)
+    none = {"level": level, "kind": "none", "step": None, "matches": None, "bugs": None}
     if problem is None or failure is None or failure.verdict != "WA" or failure.got is None:
         return {**none, "text": "hints need a Wrong Answer with a readable output"}
     case_path = problem.tests_dir / f"{failure.name}.json"
@@ -50,20 +55,36 @@ def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     index = read_toml(index_path, "each problem's wrong answers name their step there") if index_path.is_file() else {}
     matches = matching(problem, case, failure.got, sorted(folder.glob("*.py")))
     if not matches:
-        return {**none, "text": "no bundled mistake gives your output on this test: the bug is one of your own. "
-                                "Compare your output with the reference's: python -m judge run FILE"}
+        return {**none, "kind": "own",
+                "text": "no bundled mistake gives your output on this test: the bug is one of your own. "
+                        "Compare your output with the reference's: python -m judge run FILE"}
     steps = list(dict.fromkeys(_step_text(problem, index[m.name]) if m.name in index else "an unnamed step"
                                for m in matches))
-    out = {"level": level, "step": " or ".join(steps),
-           "matches": [f"wrong_answer/{m.name}" for m in matches] if level >= 2 else None}
+    bugs = [_bug(m) for m in matches]
+    out = {"level": level, "kind": "step", "step": " or ".join(steps),
+           "matches": [f"wrong_answer/{m.name}" for m in matches] if level >= 2 else None,
+           "bugs": bugs if level >= 2 else None}
     text = f"your output goes wrong at {out['step']}"
     if level >= 2:
-        bugs = [_bug(m) for m in matches]
         text += f": {bugs[0]}" if len(bugs) == 1 else (
             f"; on this test your output is that of {len(bugs)} different mistakes: " + "; or ".join(bugs))
     else:
         text += " (--hint 2 names the bug)"
     return {**out, "text": text}
+
+
+def not_a_wrong_answer(report: Report, level: int) -> dict:
+    """Hints explain wrong answers; any other verdict is told so plainly, with where to look."""
+    verdict = str(report.verdict)
+    where = {"AC": "this file is accepted: there is no wrong answer to explain",
+             "RE": "a Runtime Error is explained by its traceback, in the report",
+             "CE": "a Compile Error is explained by its message, in the report",
+             "TLE": "a Time Limit Exceeded is about speed: see the statement's constraints and the time limit",
+             "MLE": "a Memory Limit Exceeded is about the memory your arrays take",
+             "OLE": "an Output Limit Exceeded comes from printing too much"}.get(
+        verdict, f"this judging's verdict is {verdict}")
+    return {"level": level, "kind": "not_wa", "step": None, "matches": None, "bugs": None,
+            "text": f"hints explain wrong answers (WA) only; {where}"}
 
 
 def matching(problem: Problem, case: TestCase, got: np.ndarray, files: list[Path]) -> list[Path]:

@@ -1,4 +1,9 @@
-"""Every judging of a user's file, in SQLite: what `list` and `history` show.
+"""Every judging of a user's file, in SQLite: what `list` and `history` show, and the code each
+judging judged (kept once per distinct source, for the web page's code view and diff).
+
+A problem is solved by an AC on its full test set (a judging of some tests only, `--tests 001`,
+is not), and its attempts are the submissions: runs on the sample and hint judgings are kept in
+the history but count as neither.
 
 WAL mode and a busy timeout let two judgings write at once. Nothing here may cost a verdict: a
 database that cannot be opened or written is reported in one line by the caller and skipped.
@@ -18,7 +23,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS judgings (
     id INTEGER PRIMARY KEY,
     time TEXT NOT NULL,            -- UTC, ISO 8601
-    kind TEXT NOT NULL,            -- submit (a judging) or run (the sample or an own input)
+    kind TEXT NOT NULL,            -- submit (a judging), hint (a judging for a hint), run (the sample or an own input)
     problem TEXT NOT NULL,         -- slug
     path TEXT NOT NULL,
     sha256 TEXT NOT NULL,          -- of the source
@@ -28,10 +33,16 @@ CREATE TABLE IF NOT EXISTS judgings (
     first_failing TEXT,            -- test name, NULL when none failed
     slowest_ms REAL,               -- CPU time of the slowest test run
     peak_mb REAL,                  -- largest peak memory of a test run
-    largest_ms REAL                -- CPU time on the problem's last (largest) test, when it ran
+    largest_ms REAL,               -- CPU time on the problem's largest test, when it ran and passed
+    full INTEGER                   -- 1: the judging covered the problem's every test (NULL in older rows)
 );
 CREATE INDEX IF NOT EXISTS judgings_problem ON judgings (problem, time);
+CREATE TABLE IF NOT EXISTS sources (
+    sha256 TEXT PRIMARY KEY,
+    source BLOB NOT NULL
+);
 """
+ADDED = {"full": "INTEGER"}  # columns a history written by an older version lacks
 
 
 class HistoryError(Exception):
@@ -52,9 +63,18 @@ class Judging:
     slowest_ms: float | None
     peak_mb: float | None
     largest_ms: float | None
+    full: bool | None = None
+    id: int | None = None  # the row's, once recorded
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def is_full(self, tests: int | None = None) -> bool:
+        """Whether it covered the full test set; an older row, which does not say, when its total
+        is the problem's number of tests (`tests`, when known)."""
+        if self.full is not None:
+            return bool(self.full)
+        return tests is None or self.total == tests
 
 
 def database(home: Path | None = None) -> Path:
@@ -67,6 +87,10 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection = sqlite3.connect(path, timeout=10)
         connection.execute("PRAGMA journal_mode=WAL")
         connection.executescript(SCHEMA)
+        present = {row[1] for row in connection.execute("PRAGMA table_info(judgings)")}
+        for name, kind in ADDED.items():
+            if name not in present:
+                connection.execute(f"ALTER TABLE judgings ADD COLUMN {name} {kind}")
         return connection
     except (OSError, sqlite3.Error) as exc:
         raise HistoryError(f"{path}: {exc}") from None
@@ -76,8 +100,9 @@ def judging_of(report: Report, kind: str = "submit") -> Judging:
     """What the history keeps of one report."""
     tests = report.tests
     failure = report.first_failure
-    last = report.problem.test_files()[-1].stem if report.problem and report.problem.test_files() else None
-    largest = next((t.time_ms for t in tests if t.name == last and t.verdict == "AC"), None)
+    stored = report.problem.test_files() if report.problem else []
+    biggest = largest_test(stored)
+    largest = next((t.time_ms for t in tests if t.name == biggest and t.verdict == "AC"), None)
     return Judging(
         time=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         kind=kind,
@@ -91,17 +116,34 @@ def judging_of(report: Report, kind: str = "submit") -> Judging:
         slowest_ms=max((t.time_ms for t in tests if t.time_ms is not None), default=None),
         peak_mb=max((t.memory_mb for t in tests if t.memory_mb is not None), default=None),
         largest_ms=largest,
+        full=bool(stored) and report.total == len(stored),
     )
 
 
-def record(judging: Judging, path: Path | None = None) -> None:
+def largest_test(stored: list[Path]) -> str | None:
+    """The name of the largest stored test: the one with the most bytes (its arrays are stored as
+    JSON numbers, so bytes follow the input's size; a stat per test, no parsing)."""
+    sizes = []
+    for path in stored:
+        try:
+            sizes.append((path.stat().st_size, path.stem))
+        except OSError:
+            continue
+    return max(sizes)[1] if sizes else None
+
+
+def record(judging: Judging, path: Path | None = None, source: bytes | None = None) -> None:
+    """Add a judging, and the code it judged (`source`, kept once per sha256)."""
     path = path or database()
     connection = _connect(path)
     try:
         with connection:
-            fields = judging.as_dict()
+            fields = {k: v for k, v in judging.as_dict().items() if k != "id"}
             connection.execute(f"INSERT INTO judgings ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
                                tuple(fields.values()))
+            if source is not None and judging.sha256:
+                connection.execute("INSERT OR IGNORE INTO sources (sha256, source) VALUES (?, ?)",
+                                   (judging.sha256, source))
     except sqlite3.Error as exc:
         raise HistoryError(f"{path}: {exc}") from None
     finally:
@@ -122,19 +164,50 @@ def judgings(problem: str | None = None, path: Path | None = None) -> list[Judgi
         raise HistoryError(f"{path}: {exc}") from None
     finally:
         connection.close()
-    return [Judging(*row) for row in rows]
+    found = []
+    for row in rows:
+        fields = dict(zip(names, row))
+        fields["full"] = None if fields["full"] is None else bool(fields["full"])  # sqlite keeps 0 or 1
+        found.append(Judging(**fields))
+    return found
 
 
-def standing(slug: str, past: list[Judging]) -> dict:
-    """One problem as the problem list shows it: new, tried or solved, from the submissions only
-    (runs of the sample are not attempts)."""
-    mine = [j for j in past if j.problem == slug and j.kind == "submit"]
-    accepted = [j for j in mine if j.verdict == "AC"]
-    times = [j.largest_ms for j in accepted if j.largest_ms is not None]
+def source_of(sha256: str, path: Path | None = None) -> bytes | None:
+    """The code a judging judged, by its sha256; None when it was not kept (an older history)."""
+    path = path or database()
+    if not path.exists():
+        return None
+    connection = _connect(path)
+    try:
+        row = connection.execute("SELECT source FROM sources WHERE sha256 = ?", (sha256,)).fetchone()
+    except sqlite3.Error as exc:
+        raise HistoryError(f"{path}: {exc}") from None
+    finally:
+        connection.close()
+    return bytes(row[0]) if row else None
+
+
+def attempts(slug: str, past: list[Judging]) -> list[Judging]:
+    """The submissions of a problem: runs and hint judgings are not attempts."""
+    return [j for j in past if j.problem == slug and j.kind == "submit"]
+
+
+def accepted(slug: str, past: list[Judging], tests: int | None = None) -> list[Judging]:
+    """The submissions that solved it: AC on the full test set."""
+    return [j for j in attempts(slug, past) if j.verdict == "AC" and j.is_full(tests)]
+
+
+def standing(slug: str, past: list[Judging], tests: int | None = None) -> dict:
+    """One problem as the problem list shows it: new, tried or solved (an AC on the full test set;
+    `tests`: how many it has, for older rows that do not say), from the submissions only. "best_ms"
+    is the fastest accepted CPU time on its largest test."""
+    mine = attempts(slug, past)
+    accepted_ = accepted(slug, past, tests)
+    times = [j.largest_ms for j in accepted_ if j.largest_ms is not None]
     return {
-        "status": "solved" if accepted else "tried" if mine else "new",
+        "status": "solved" if accepted_ else "tried" if mine else "new",
         "attempts": len(mine),
-        "accepted": len(accepted),
+        "accepted": len(accepted_),
         "best_ms": min(times) if times else None,
         "last_verdict": mine[-1].verdict if mine else None,
     }

@@ -18,13 +18,18 @@ from sandbox.errors import MachineBusy, SandboxUnavailable
 def enrich(report: Report, hint_level: int | None) -> None:
     """Before a judging is printed: a hint on WA when asked, the reference's speed on AC. Neither
     may cost the verdict: a hint that cannot be had says why."""
-    if hint_level and report.verdict == "WA":
+    if hint_level and report.verdict != "WA":  # said plainly, on the terminal as on the page
+        from coach.hints import not_a_wrong_answer
+
+        report.hint = not_a_wrong_answer(report, hint_level)
+    elif hint_level:
         from coach.hints import hint  # only asked for on a wrong answer
 
         try:
             report.hint = hint(report, hint_level)
         except (ProblemError, OSError, SandboxUnavailable, MachineBusy) as exc:
-            report.hint = {"level": hint_level, "step": None, "matches": None, "text": f"no hint could be had ({exc})"}
+            report.hint = {"level": hint_level, "kind": "none", "step": None, "matches": None, "bugs": None,
+                           "text": f"no hint could be had ({exc})"}
     if report.verdict == "AC":
         report.speed = speed(report)
 
@@ -36,11 +41,11 @@ def kept(path: Path) -> bool:
 
 
 def record_report(report: Report, path: Path, kind: str = "submit") -> None:
-    """Keep a judging of the user's file in the history; a failure there costs one line, never
-    the verdict (which has been printed already)."""
+    """Keep a judging of the user's file in the history (kind: submit, hint or run), with the code
+    it judged; a failure there costs one line, never the verdict (which has been printed already)."""
     if report.problem is None or not kept(path):
         return
     try:
-        history.record(history.judging_of(report, kind))
+        history.record(history.judging_of(report, kind), source=report.source or None)
     except (OSError, history.HistoryError) as exc:
         print(f"note: the history could not be written ({exc}); the verdict above stands", file=sys.stderr)

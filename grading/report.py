@@ -13,6 +13,7 @@ from grading.verdict import Verdict
 
 OUTPUT_LINES = 12
 OUTPUT_CHARS = 1500
+OUTPUT_JSON_CHARS = 4000  # of each test's captured output in the JSON (the page's console)
 COLOURS = {"AC": "32", "WA": "31", "RE": "35", "CE": "35", "TLE": "33", "MLE": "33", "OLE": "33", "JE": "36"}
 
 
@@ -31,8 +32,12 @@ def shown(text: str, lines: bool = False) -> str:
     return "".join(out)
 
 
-def test_json(t) -> dict:
-    """One test's result as --json and the progress lines carry it."""
+def test_json(t, problem=None) -> dict:
+    """One test's result as --json and the progress lines carry it: the figures, what the run
+    printed (made safe as the terminal shows it, at most OUTPUT_JSON_CHARS; `output_size` counts
+    all of it), the traceback cut to the submission's own lines, the test's note and sizes (with
+    the derived ones when `problem` is given), and a wrong answer's first mismatch as data."""
+    output = t.output[:OUTPUT_JSON_CHARS]
     return {
         "name": t.name,
         "verdict": t.verdict,
@@ -43,12 +48,19 @@ def test_json(t) -> dict:
         "max_rel_err": t.max_rel_err,
         "message": t.message,
         **({"step": t.step} if t.step is not None else {}),
+        "output": shown(output, lines=True) + ("\n..." if len(output) < len(t.output) else ""),
+        "output_size": t.output_size,
+        "traceback": shown(t.traceback, lines=True),
+        "note": t.note,
+        "sizes": _with_derived_of(problem, t.sizes),
+        **({"mismatch": t.mismatch} if t.mismatch else {}),
     }
 
 
 def to_json(report: Report, with_text: bool = False) -> str:
     """The report as one JSON object; `with_text` adds the text report (first failure, traceback,
     captured output), for a reader that shows what the terminal shows."""
+    failure = report.first_failure
     return json.dumps({
         "problem": report.problem.slug if report.problem else None,
         "submission": report.submission,
@@ -57,9 +69,11 @@ def to_json(report: Report, with_text: bool = False) -> str:
         "total": report.total,
         "isolation": report.isolation,
         "message": report.message,
-        **({"hint": {k: v for k, v in report.hint.items() if k != "text"}} if report.hint else {}),
+        **({"traceback": shown(report.traceback, lines=True)} if report.traceback.strip() else {}),
+        **({"first_failure": failure.name} if failure is not None else {}),
+        **({"hint": report.hint} if report.hint else {}),
         **({"speed": report.speed} if report.speed else {}),
-        "tests": [test_json(t) for t in report.tests],
+        "tests": [test_json(t, report.problem) for t in report.tests],
         **({"text": to_text(report)} if with_text else {}),
     })
 
@@ -154,10 +168,14 @@ def problem_arg(problem) -> str:
 
 
 def _with_derived(report: Report, sizes: dict) -> dict:
-    if report.problem is None:
+    return _with_derived_of(report.problem, sizes)
+
+
+def _with_derived_of(problem, sizes: dict) -> dict:
+    if problem is None:
         return sizes
     try:
-        return report.problem.dims(sizes)
+        return problem.dims(sizes)
     except Exception:
         return sizes
 

@@ -49,6 +49,7 @@ class TestResult:
     sizes: dict = field(default_factory=dict)
     note: str = ""
     step: int | None = None  # interactive problems: the first step whose answer failed
+    mismatch: dict | None = None  # a WA's first mismatch as data (grading/checker.py's Check.detail)
 
 
 @dataclass
@@ -65,6 +66,7 @@ class Report:
     hint: dict | None = None  # added by the practice layer when asked (--hint)
     speed: dict | None = None  # added by the practice layer on AC: the reference on the slowest test
     source_sha256: str = ""  # of the bytes judged (the file may change after)
+    source: bytes = b""  # the bytes judged, for the history's code view
 
     @property
     def passed(self) -> int:
@@ -105,7 +107,7 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
         report.message = (f"the file is {path.stat().st_size} bytes, over the {MAX_SOURCE_BYTES >> 20} MiB limit "
                           "for a source file")
         return report
-    report.source_sha256 = sha256(source).hexdigest()
+    report.source_sha256, report.source = sha256(source).hexdigest(), source
     sandbox = sandbox or submission_sandbox(path)
     sandbox.start()  # it boots while the tests are read
 
@@ -326,6 +328,7 @@ def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Li
             check = compare(got, test.expected, problem.abs_tol, problem.rel_tol)
             result.max_abs_err, result.max_rel_err = check.max_abs_err, check.max_rel_err
             verdict, message = (Verdict.AC if check.ok else Verdict.WA), check.message
+            result.mismatch = None if check.ok else check.detail
     result.verdict, result.message = verdict, message
     if report.get("status") == "exception":
         result.traceback = with_source(text(report, "traceback"), source_lines)
@@ -353,7 +356,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
         errors[1] = max(errors[1], check.max_rel_err or 0.0)
         answers.append(got)
         if not check.ok:
-            failure.update(step=t, message=check.message)
+            failure.update(step=t, message=check.message, detail=check.detail)
         return check.ok
 
     answer_bytes = int(expected[0].size) * 8 + RESULT_HEADER_BYTES
@@ -368,7 +371,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
         report = {"status": "ok"}
     verdict: Verdict | None
     if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
-        result.step = failure["step"]
+        result.step, result.mismatch = failure["step"], failure.get("detail")
         verdict, message = Verdict.WA, f"step t = {failure['step']} (of 0..{len(rows) - 1}): {failure['message']}"
     else:
         verdict, message = classify(outcome, report, limits)

@@ -34,13 +34,13 @@ def judge_one(path: Path, problem: Problem | None, args: argparse.Namespace, san
         print(render.to_text(report, colour=sys.stdout.isatty()))
     sys.stdout.flush()
     if not args.no_record:
-        record_report(report, path)
+        record_report(report, path, kind="hint" if args.hint else "submit")  # a hint judging is no attempt
     return 0 if report.verdict == "AC" else 1
 
 
 def _progress(report: Report, result: TestResult) -> None:
     print(json.dumps({"event": "test", "index": len(report.tests), "total": report.total,
-                      **render.test_json(result)}), flush=True)
+                      **render.test_json(result, report.problem)}), flush=True)
 
 
 def bundled(problem_name: str | None) -> int:

@@ -31,6 +31,12 @@ _WORDS = {
         "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
+        "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
+                  "row t as a list of {row} Python floats (whole numbers arrive as floats too, `1.0`). The "
+                  "constructor's arguments are decoded from JSON, so their numbers may be `int`.",
+        "result_stream": "Each call of `{method}` returns one row, shape `{row}`; the answers of the {steps} calls "
+                         "are the rows of the result, `{shape}`. An element is accepted when |got − expected| ≤ "
+                         "{abs} or |got − expected| ≤ {rel} · |expected|.",
         "limits": "Time limit: {ms} ms per test. Memory limit: {mb} MiB.",
         "input": "Input (`tests/{name}`):",
         "expected": "Expected output, in full precision:",
@@ -48,6 +54,11 @@ _WORDS = {
         "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
+        "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
+                  "Python 浮点数的列表（整数值也以浮点数给出，如 `1.0`）。构造函数的参数由 JSON 解码，其中的数可能是 "
+                  "`int`。",
+        "result_stream": "每次调用 `{method}` 返回一行，形状为 `{row}`；{steps} 次调用的答案依次组成结果 `{shape}`。当 "
+                         "|got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| 时，该元素被接受。",
         "limits": "时间限制：每个测试 {ms} ms。内存限制：{mb} MiB。",
         "input": "输入（`tests/{name}`）：",
         "expected": "期望输出（完整精度）：",
@@ -83,10 +94,17 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
             lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")
         else:
             lines.append(f"| `{arg.name}` | {words['int'].format(size=arg.size)} |")
+    tolerance = {"abs": _number(problem.abs_tol), "rel": _number(problem.rel_tol)}
+    if problem.interactive:  # the stream's rows come one per call, and each call answers one row
+        stream = next(arg for arg in problem.args if arg.name == problem.stream)
+        row = " · ".join(f"`{size}`" for size in stream.shape[1:])
+        lines += ["", words["stream"].format(stream=stream.name, method=problem.method, row=row),
+                  "", words["result_stream"].format(method=problem.method, row=_shape(problem.output_shape[1:]),
+                                                    steps=stream.shape[0], shape=_shape(problem.output_shape),
+                                                    **tolerance)]
+    else:
+        lines += ["", words["result"].format(shape=_shape(problem.output_shape), **tolerance)]
     lines += [
-        "",
-        words["result"].format(shape=_shape(problem.output_shape), abs=_number(problem.abs_tol),
-                               rel=_number(problem.rel_tol)),
         "",
         words["limits"].format(ms=problem.time_limit_ms, mb=problem.memory_limit_mb),
     ]

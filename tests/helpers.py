@@ -120,11 +120,14 @@ def state(pid: int) -> str:
 
 
 def children(pid: int) -> list[int]:
-    """The process's children, by its main thread's list ([] once it has ended)."""
+    """The process's children, started by any of its threads ([] once it has ended)."""
+    found = []
     try:
-        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+    except OSError:  # it, or one of its threads, has just ended
+        pass
+    return found
 
 
 def parent(pid: int) -> int | None:

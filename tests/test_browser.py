@@ -1,20 +1,29 @@
-"""The web page in a real headless Chromium (issue 12): a person opens the list, opens gqa, sees
-the statement's math typeset, replaces the editor's text and submits. The server is the real one
+"""The web page in a real headless Chromium (issues 12 and 26): a person opens the list, opens gqa,
+sees the statement's math typeset, and submits; the console shows what a run printed and its
+traceback, a failing row opens to its first mismatch, the hint box gives level 1 then 2, two tabs
+never overwrite each other silently, a reloaded page follows its judging again, a server that goes
+away is said in a banner, and a narrow window stacks the panes. The server is the real one
 (`python -m judge serve`) on a free local port; a screenshot of each step is kept under
-build/screenshots/. Where no browser can be had the tests are skipped, and say why."""
+build/screenshots/ (WEB_PAGE_SCREENSHOT=1 also copies the README's picture to docs/web-page.png). Where no
+browser can be had the tests are skipped, and say why."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from helpers import ROOT, judge_command
+from sandbox.sandbox import sandbox_processes
 
 pytestmark = pytest.mark.slow  # a real Chromium and server: seconds per page
 
@@ -27,30 +36,50 @@ FLAGS = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable
 TOKEN = "browser-test-token"
 ACCEPTED = (ROOT / "solutions" / "gqa" / "accepted" / "grouped_tall_no_bK.py").read_text()
 WRONG = (ROOT / "solutions" / "gqa" / "wrong_answer" / "forgot_b_O.py").read_text()
+PRINTS = ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
+                          "        X = np.asarray(X, dtype=np.float64)\n        print('debug', X.shape, '<i>not html</i>')\n"
+                          "        raise ValueError('oops')\n", 1)
+SLOW = re.sub(r"(    def __init__\(self.*\n)", r"\1        import time\n        end = time.process_time() + 0.9\n"
+              r"        while time.process_time() < end:\n            pass\n",
+              (ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py").read_text(), count=1)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    work = tmp_path_factory.mktemp("web")
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+def start_server(work: Path, port: int) -> subprocess.Popen:
     process = subprocess.Popen(
-        judge_command("serve", "--port", str(port), "--token", TOKEN, "--practice", work / "practice"),
+        judge_command("serve", "--port", str(port), "--practice", work / "practice"),
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, JUDGE_HOME=str(work / "home")))
+        env=dict(os.environ, JUDGE_HOME=str(work / "home"), JUDGE_TOKEN=TOKEN))
     url = process.stdout.readline().strip()
     assert url == f"http://127.0.0.1:{port}/?token={TOKEN}", url + process.stderr.read()
     deadline = time.monotonic() + 30
     while True:
         try:
             urllib.request.urlopen(url, timeout=2).close()
-            break
+            return process
+        except urllib.error.HTTPError:  # it answers (urllib keeps no cookie, so the redirect is refused)
+            return process
         except OSError:
             assert time.monotonic() < deadline, "the server did not answer"
             time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("web")
+
+
+@pytest.fixture(scope="module")
+def server(work):
+    port = free_port()
+    process = start_server(work, port)
     yield f"http://127.0.0.1:{port}"
-    process.send_signal(2)  # Ctrl-C: it stops cleanly
+    process.send_signal(signal.SIGINT)  # Ctrl-C: it stops cleanly
     assert process.wait(timeout=30) == 0
 
 
@@ -68,6 +97,7 @@ def browser(tmp_path_factory):
     options.binary_location = CHROMIUM
     for flag in FLAGS + [f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))  # no driver download
     driver.set_page_load_timeout(30)
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -75,52 +105,296 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-def wait_for(browser, css: str, text: str = "", timeout: float = 60):
+def wait_for(browser, css: str, text: str = "", timeout: float = 90):
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
     condition = (EC.text_to_be_present_in_element(("css selector", css), text) if text
-                 else EC.presence_of_element_located(("css selector", css)))
+                 else EC.visibility_of_element_located(("css selector", css)))
     WebDriverWait(browser, timeout).until(condition)
     return browser.find_element("css selector", css)
 
 
-def submit(browser, source: str) -> str:
+def wait_until(condition, timeout: float = 60, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        time.sleep(0.1)
+
+
+def open_problem(browser, server: str, slug: str = "gqa", file: str | None = None) -> None:
+    browser.get(f"{server}/problem/{slug}?token={TOKEN}" + (f"&file={file}" if file else ""))  # the cookie, then
+    assert browser.current_url == f"{server}/problem/{slug}" + (f"?file={file}" if file else "")  # the URL without it
+    wait_for(browser, "#statement .katex")
+    wait_until(lambda: browser.execute_script("return window.judgeEditor.getValue().length") > 0, what="the file")
+
+
+def type_in(browser, source: str) -> None:
+    """Replace the editor's text, then wait for the save (the page saves 0.8 s after the last change)."""
+    if browser.execute_script("return window.judgeEditor.getValue()") == source:
+        return
     browser.execute_script("window.judgeEditor.setValue(arguments[0])", source)
-    browser.find_element("id", "submit").click()
-    return wait_for(browser, "#verdict", "tests passed").text
+    wait_saved(browser)
+
+
+def wait_saved(browser) -> None:
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+
+
+def submit(browser, source: str | None = None, button: str = "submit") -> str:
+    if source is not None:
+        type_in(browser, source)
+    browser.find_element("id", button).click()
+    return " ".join(wait_for(browser, "#verdict", "tests passed").text.split())
+
+
+def shot(browser, name: str) -> None:
+    browser.save_screenshot(str(SHOTS / name))
+
+
+def csp_violations(browser) -> list[str]:
+    return [e["message"] for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
 
 
 def test_from_the_list_to_an_accepted_gqa(server, browser):
     browser.get(f"{server}/?token={TOKEN}")
+    assert "token=" not in browser.current_url  # the token left the address bar
     link = wait_for(browser, 'a[href="/problem/gqa"]')
-    browser.save_screenshot(str(SHOTS / "1-list.png"))
+    shot(browser, "1-list.png")
     link.click()
     wait_for(browser, "#statement .katex")  # the statement's math, typeset by KaTeX
     assert len(browser.find_elements("css selector", "#statement .katex")) > 20
-    assert "Grouped Query Attention" in browser.find_element("id", "statement").text
-    browser.save_screenshot(str(SHOTS / "2-problem.png"))
+    statement = browser.find_element("id", "statement").text
+    assert "Grouped Query Attention" in statement and "generated" not in statement  # no block markers
+    shot(browser, "2-problem.png")
     verdict = submit(browser, ACCEPTED)
-    browser.save_screenshot(str(SHOTS / "3-accepted.png"))
-    assert verdict.startswith("AC ")
-    rows = browser.find_elements("css selector", "#rows tr")
+    assert verdict.startswith("AC Accepted") and "tests passed" in verdict
+    rows = browser.find_elements("css selector", "#rows tr.test-row")
     assert rows and all("AC" in row.text for row in rows)
+    assert not [d for d in browser.find_elements("css selector", "#rows tr.detail") if d.is_displayed()]
+    shot(browser, "3-accepted.png")
+    assert csp_violations(browser) == []
 
 
-def test_a_wrong_answer_shows_its_first_failing_test(server, browser):
-    browser.get(f"{server}/problem/gqa")
-    wait_for(browser, "#statement .katex")
+def test_a_failing_row_opens_to_its_first_mismatch(server, browser):
+    open_problem(browser, server)
     verdict = submit(browser, WRONG)
-    report = wait_for(browser, "pre.report", "First failure:").text
-    browser.save_screenshot(str(SHOTS / "4-wrong-answer.png"))
-    assert verdict.startswith("WA ")
-    failing = browser.find_elements("css selector", "#rows tr")[-1].text
-    assert "WA" in failing and f"First failure: {failing.split()[1]}" in report
+    assert verdict.startswith("WA Wrong Answer on test ")
+    failing = browser.find_element("css selector", "#rows tr.test-row.failing")
+    detail = browser.find_element("css selector", "#rows tr.test-row.failing + tr.detail")
+    assert detail.is_displayed()  # opened: where it goes wrong, at once
+    text = detail.text
+    assert re.search(r"first mismatch row \d+, column \d+\nexpected -?\d", text), text
+    assert "got " in text and "differing" in text and "input: T = " in text and "d_k = " in text
+    shot(browser, "4-wrong-answer.png")
+    browser.set_window_size(1400, 1240)  # the README's picture: the editor, the verdict and the opened row
+    try:
+        browser.execute_script("document.getElementById('work-pane').scrollTop = 0")
+        shot(browser, "web-page.png")
+        if os.environ.get("WEB_PAGE_SCREENSHOT"):
+            shutil.copy(SHOTS / "web-page.png", ROOT / "docs" / "web-page.png")
+    finally:
+        browser.set_window_size(1400, 900)
+    failing.click()
+    assert not detail.is_displayed()
+    failing.click()
+    assert detail.is_displayed()
 
 
-def test_the_chinese_statement(server, browser):
-    browser.get(f"{server}/problem/gqa")
-    wait_for(browser, "#statement .katex")
+def test_the_hint_box_gives_the_step_then_the_bug(server, browser):
+    open_problem(browser, server)
+    type_in(browser, WRONG)
+    browser.find_element("id", "hint").click()
+    wait_for(browser, "#hintbox h4", "Hint (level 1)")
+    assert "Your output goes wrong at step" in browser.find_element("id", "hintbox").text
+    shot(browser, "5-hint.png")
+    browser.find_element("id", "hint-more").click()
+    wait_for(browser, "#hintbox h4", "Hint (level 2)", timeout=120)
+    assert "The bug:" in browser.find_element("id", "hintbox").text
+    for source, said in ((PRINTS, "a Runtime Error is explained by its traceback"),
+                         (ACCEPTED, "this file is accepted: there is no wrong answer to explain")):
+        type_in(browser, source)
+        browser.find_element("id", "hint").click()
+        text = wait_for(browser, "#hintbox", said).text
+        assert text.startswith("Hint (level 1)\nHints explain wrong answers (WA) only; " + said) and "bug" not in text
+
+
+def test_the_console_shows_what_a_run_printed_and_its_traceback(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_problem(browser, server)
+    type_in(browser, PRINTS)
+    browser.find_element("css selector", ".CodeMirror textarea").send_keys("")  # focus the editor
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()  # Run
+    wait_for(browser, "#verdict", "Runtime Error")
+    printed = browser.find_element("css selector", ".console pre.stdout")
+    assert printed.text == "debug (2, 4) <i>not html</i>"  # escaped: shown as text
+    assert not printed.find_elements("css selector", "i")
+    traceback = browser.find_element("css selector", ".console pre.traceback").text
+    assert "raise ValueError('oops')" in traceback and "judge" not in traceback  # the user's own lines
+    shot(browser, "6-console.png")
+    ActionChains(browser).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(
+        Keys.SHIFT).key_up(Keys.CONTROL).perform()  # Submit
+    wait_for(browser, "#verdict", "tests passed")
+    detail = browser.find_element("css selector", "#rows tr.failing + tr.detail")
+    assert "debug (2, 4) <i>not html</i>" in detail.text and "ValueError('oops')" in detail.text
+
+
+def test_two_tabs_never_overwrite_each_other_silently(server, browser, work):
+    target = work / "practice" / "twotabs.py"
+    editor_text = lambda: browser.execute_script("return window.judgeEditor.getValue()")  # noqa: E731
+    open_problem(browser, server, file="twotabs.py")
+    tab_a = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    open_problem(browser, server, file="twotabs.py")
+    tab_b = browser.current_window_handle
+    browser.switch_to.window(tab_a)
+    type_in(browser, "# from tab A\n")
+    assert target.read_text() == "# from tab A\n"
+    browser.switch_to.window(tab_b)  # B comes to the front with no change of its own: it picks A's text up
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    wait_until(lambda: editor_text() == "# from tab A\n", what="tab B picks up tab A's save")
+    target.write_text("# from a terminal\n")  # while B stays in front: B is stale now
+    browser.execute_script("window.judgeEditor.replaceRange('x', {line: 0, ch: 0})")  # one character
+    banner = wait_for(browser, "#conflict", "changed on disk")
+    shot(browser, "7-conflict.png")
+    assert target.read_text() == "# from a terminal\n"  # nothing overwritten
+    assert banner.find_element("id", "conflict-overwrite").is_displayed()
+    browser.find_element("id", "conflict-reload").click()
+    assert editor_text() == "# from a terminal\n" and not banner.is_displayed()
+    browser.execute_script("window.judgeEditor.replaceRange('y', {line: 0, ch: 0})")
+    wait_saved(browser)
+    assert target.read_text() == "y# from a terminal\n"
+    browser.switch_to.window(tab_a)  # A has no unsaved change: coming back, it picks the file up
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    wait_until(lambda: editor_text() == "y# from a terminal\n", what="tab A picks up the change")
+    assert "changed on disk" in browser.find_element("id", "saved").text
+    target.write_text("# the terminal again\n")
+    browser.execute_script("window.judgeEditor.replaceRange('w', {line: 0, ch: 0})")  # stale again
+    wait_for(browser, "#conflict", "changed on disk")
+    browser.find_element("id", "conflict-overwrite").click()  # this time: overwrite, on purpose
+    wait_saved(browser)
+    assert target.read_text() == "wy# from a terminal\n" and not browser.find_element("id", "conflict").is_displayed()
+    browser.switch_to.window(tab_b)
+    browser.close()
+    browser.switch_to.window(tab_a)
+
+
+def test_a_reloaded_page_follows_its_judging_and_can_cancel_it(server, browser, work):
+    open_problem(browser, server, "gqa_decode", file="reattach.py")
+    type_in(browser, SLOW)
+    browser.find_element("id", "submit").click()
+    wait_for(browser, "#rows tr.test-row")  # a test is judged: the judging runs on the server
+    browser.refresh()
+    wait_for(browser, "#banner", "it was running when this page loaded")
+    assert browser.find_element("id", "cancel").is_enabled() and not browser.find_element("id", "submit").is_enabled()
+    wait_for(browser, "#rows tr.test-row")  # its tests so far, again
+    shot(browser, "8-reattached.png")
+    browser.find_element("id", "cancel").click()
+    wait_for(browser, "#cancelled")
+    assert browser.find_element("id", "submit").is_enabled()
+    wait_until(lambda: not sandbox_processes(work / "practice" / "reattach.py"), 30, "the sandbox goes")
+
+
+def test_a_server_that_goes_away_is_said_and_the_page_recovers(browser, tmp_path):
+    port = free_port()
+    process = start_server(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    browser.get(f"{base}/?token={TOKEN}")
+    open_problem(browser, base, "gqa_decode", file="lost.py")
+    type_in(browser, SLOW)
+    browser.find_element("id", "submit").click()
+    wait_for(browser, "#rows tr.test-row")
+    process.kill()  # killed, not stopped: no goodbye on the event stream
+    process.wait()
+    lost = wait_for(browser, "#lost", "Lost the connection to the server")
+    assert browser.find_element("id", "submit").is_enabled() and not browser.find_element("id", "cancel").is_enabled()
+    shot(browser, "9-lost.png")
+    browser.find_element("id", "retry").click()
+    wait_for(browser, "#lost-text", "Still no answer")
+    again = start_server(tmp_path, port)  # the same token, kept under JUDGE_HOME: this tab still works
+    try:
+        browser.find_element("id", "retry").click()
+        wait_until(lambda: not lost.is_displayed(), what="the banner goes")
+        wait_for(browser, "#banner", "The judging was lost")
+        type_in(browser, ACCEPTED.replace("grouped_query_attention", "unused_name") + "\n")  # saving works again
+        wait_until(lambda: not sandbox_processes(tmp_path / "practice" / "lost.py"), 60, "the orphaned judging ends")
+    finally:
+        again.send_signal(signal.SIGINT)
+        again.wait(timeout=30)
+
+
+def test_a_narrow_window_stacks_the_panes(server, browser):
+    open_problem(browser, server)
+    browser.set_window_size(760, 1000)
+    try:
+        wait_until(lambda: not browser.find_element("id", "divider").is_displayed(), what="the narrow layout")
+        statement = browser.find_element("id", "statement-pane").rect
+        work = browser.find_element("id", "work-pane").rect
+        assert statement["y"] + statement["height"] <= work["y"]  # one above the other
+        assert work["width"] > 600 and not browser.find_element("id", "divider").is_displayed()
+        shot(browser, "10-narrow.png")
+    finally:
+        browser.set_window_size(1400, 900)
+
+
+def test_the_divider_moves_the_split(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    open_problem(browser, server)
+    before = browser.find_element("id", "statement-pane").rect["width"]
+    divider = browser.find_element("id", "divider")
+    ActionChains(browser).click_and_hold(divider).move_by_offset(-250, 0).release().perform()
+    after = browser.find_element("id", "statement-pane").rect["width"]
+    assert after < before - 150, (before, after)
+    browser.execute_script("localStorage.removeItem('judge-split')")
+
+
+def test_history_shows_each_judgings_code_and_diff_and_the_editorial_each_solution(server, browser):
+    open_problem(browser, server)
+    type_in(browser, ACCEPTED)
+    browser.find_element("id", "run").click()  # a run is kept in the history too, with its code
+    wait_for(browser, "#verdict", "on the sample")
+    type_in(browser, ACCEPTED + "# edited since\n")
+    browser.find_element("css selector", 'button.rtab[data-pane="history"]').click()
+    first = wait_for(browser, "#history tr.judging")
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d", first.find_element("css selector", "td").text)
+    first.click()
+    wait_for(browser, "#judging-code .CodeMirror")
+    assert browser.execute_script("return document.querySelector('#judging-code .CodeMirror').CodeMirror"
+                                  ".getOption('readOnly')") is True
+    browser.find_element("css selector", 'button.jtab[data-view="diff"]').click()
+    diff = wait_for(browser, "#judging-diff")
+    assert "+# edited since" in diff.text or "the same as the file now" in diff.text
+    shot(browser, "11-history.png")
+    browser.find_element("css selector", 'button.rtab[data-pane="editorial"]').click()
+    wait_until(lambda: browser.find_elements("css selector", "#editorial .solution, #force"), what="the editorial")
+    if browser.find_elements("id", "force"):  # run alone, before an AC: not solved yet
+        browser.find_element("id", "force").click()
+    wait_for(browser, "#editorial .solution .CodeMirror")
+    solutions = browser.find_elements("css selector", "#editorial .solution")
+    assert len(solutions) == 5 and all(s.find_elements("css selector", ".cm-keyword") for s in solutions)
+    assert "np.repeat" in browser.find_element("id", "editorial").text
+    shot(browser, "12-editorial.png")
+
+
+def test_the_chinese_statement_and_the_dark_theme(server, browser):
+    open_problem(browser, server)
     browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
     wait_for(browser, "#statement h2", "背景")
-    assert browser.find_elements("css selector", "#statement .katex")
+    assert browser.find_elements("css selector", "#statement .katex") and "generated" not in browser.find_element(
+        "id", "statement").text
+    wide = browser.find_elements("css selector", "#statement .katex-display")
+    assert wide and all(w.value_of_css_property("overflow-x") == "auto" for w in wide)  # scrolls, never clipped
+    family = browser.find_element("tag name", "body").value_of_css_property("font-family")
+    assert "Noto Sans CJK SC" in family and "WenQuanYi Micro Hei" in family
+    light = browser.find_element("tag name", "body").value_of_css_property("background-color")
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
+                                                                         "value": "dark"}]})
+    try:
+        dark = browser.find_element("tag name", "body").value_of_css_property("background-color")
+        assert dark != light and dark == "rgba(13, 17, 23, 1)"
+        shot(browser, "13-dark.png")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

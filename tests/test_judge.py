@@ -63,7 +63,7 @@ def test_reference_is_accepted(tmp_path, package):
     assert (code, report["verdict"], report["passed"], report["total"]) == (0, "AC", 1, 1)
     assert report["tests"][0]["max_abs_err"] <= 1e-15  # stored: the longdouble result, rounded
     assert set(report["tests"][0]) == {"name", "verdict", "time_ms", "user_ms", "memory_mb", "max_abs_err", "max_rel_err",
-                                           "message"}
+                                           "message", "output", "output_size", "traceback", "note", "sizes"}
 
 
 def test_bubblewrap_is_the_sandbox_here(tmp_path, package):

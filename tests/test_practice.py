@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,9 +183,11 @@ def test_an_own_input_is_bounded_before_it_is_parsed(tmp_path, home, content, me
 def test_hint_names_the_step_then_the_bug(home, slug, name, step):
     wrong = ROOT / "solutions" / slug / "wrong_answer" / name
     level1 = json.loads(judge(home, str(wrong), "--hint", "--json").stdout)
-    assert level1["verdict"] == "WA" and level1["hint"] == {"level": 1, "step": step, "matches": None}
-    assert json.loads(judge(home, str(wrong), "--hint", "2", "--json").stdout)["hint"]["matches"] == [
-        f"wrong_answer/{name}"]
+    assert level1["verdict"] == "WA" and level1["hint"] == {
+        "level": 1, "kind": "step", "step": step, "matches": None, "bugs": None,
+        "text": f"your output goes wrong at {step} (--hint 2 names the bug)"}
+    level2_json = json.loads(judge(home, str(wrong), "--hint", "2", "--json").stdout)["hint"]
+    assert level2_json["matches"] == [f"wrong_answer/{name}"] and len(level2_json["bugs"]) == 1
     level2 = judge(home, str(wrong), "--hint", "2")
     first_line = wrong.read_text().splitlines()[0].removeprefix("# WRONG: ").rstrip(".")
     assert f"Hint (level 2): your output goes wrong at {step}: {first_line}" in level2.stdout
@@ -196,7 +199,8 @@ def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     mine.write_text(REFERENCE.read_text().replace("return (H @ f(W_O) + f(b_O)).tolist()",
                                                   "return (H @ f(W_O) + f(b_O) + 1e-3).tolist()"))
     report = json.loads(judge(home, str(mine), "--hint", "2", "--json").stdout)
-    assert report["verdict"] == "WA" and report["hint"] == {"level": 2, "step": None, "matches": None}
+    assert report["verdict"] == "WA" and {k: report["hint"][k] for k in ("level", "kind", "step", "matches")} == {
+        "level": 2, "kind": "own", "step": None, "matches": None}
     text = judge(home, str(mine), "--hint").stdout
     assert "Hint (level 1): no bundled mistake gives your output on this test: the bug is one of your own." in text
 
@@ -231,13 +235,16 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
 @pytest.mark.slow
 def test_editorial_waits_for_an_ac_unless_forced(tmp_path, home):
     gated = judge(home, "editorial", "gqa")
-    assert gated.returncode == 1 and gated.stdout.startswith("gqa: not solved yet (0 attempts, no AC).")
+    assert gated.returncode == 1 and gated.stdout.startswith("gqa: not solved yet (0 attempts, no AC")
     assert "accepted/" not in gated.stdout
     judge(home, str(practice_copy(tmp_path, WRONG)), "--tests", "001")
-    assert judge(home, "editorial", "gqa").stdout.startswith("gqa: not solved yet (1 attempt, no AC).")
+    assert judge(home, "editorial", "gqa").stdout.startswith("gqa: not solved yet (1 attempt, no AC")
     forced = judge(home, "editorial", "gqa", "--force")
     assert forced.returncode == 0 and "==== solutions/gqa/accepted/repeat_kv_batched.py\n# " in forced.stdout
-    judge(home, str(REFERENCE), "--tests", "001")
+    judge(home, str(REFERENCE), "--tests", "001")  # an AC on one test is not a solved problem
+    assert judge(home, "editorial", "gqa").stdout.startswith(
+        "gqa: not solved yet (2 attempts, no AC on the full test set).")
+    judge(home, str(REFERENCE))
     shown = judge(home, "editorial", "gqa")
     assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
 
@@ -287,3 +294,79 @@ def test_stress_finds_and_shrinks_the_tile_mapping_and_nothing_in_a_correct_file
     assert rerun.returncode == 1 and "element(s) differ, marked *" in rerun.stdout
     clean = json.loads(judge(home, "stress", str(REFERENCE), "--n", "60", "--json").stdout)
     assert (clean["found"], clean["tried"], clean["case"]) == (False, 60, None)
+
+
+def test_solved_needs_an_ac_on_the_full_test_set_and_hints_are_not_attempts(tmp_path, home):
+    judge(home, str(REFERENCE), "--tests", "001")
+    assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "AC"]
+    judge(home, str(practice_copy(tmp_path, WRONG)), "--hint")
+    assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "AC"]  # a hint is no attempt
+    kinds = [(r["kind"], r["verdict"], r["full"]) for r in json.loads(judge(home, "history", "--json").stdout)]
+    assert kinds == [("submit", "AC", False), ("hint", "WA", True)]
+    judge(home, str(REFERENCE))
+    assert _row(judge(home, "list").stdout, "gqa")[-6:-3] == ["5", "solved", "2"]
+
+
+def test_best_on_largest_is_the_largest_test_not_the_last():
+    from coach.history import largest_test
+    from problems import load
+
+    assert largest_test(load("gqa_decode").test_files()) == "020-large"  # the last is 023-soft
+    assert largest_test(load("mla").test_files()) == "024-large"  # 025-large is smaller
+    assert largest_test([]) is None
+
+
+def test_a_hint_on_another_verdict_says_hints_explain_wrong_answers(tmp_path, home):
+    starter = tmp_path / "starter.py"
+    judge(home, "start", "gqa", "--out", str(starter))
+    text = judge(home, str(starter), "--hint").stdout
+    assert "Hint (level 1): hints explain wrong answers (WA) only; a Runtime Error is explained by its traceback" in text
+    accepted = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--hint", "--json").stdout)
+    assert accepted["hint"]["kind"] == "not_wa" and "this file is accepted" in accepted["hint"]["text"]
+
+
+PRINTS = """import numpy as np
+
+
+class Solution:
+    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):
+        print("shapes", np.shape(X), "<b>not html</b>")
+        print("on stderr", file=__import__("sys").stderr)
+        return helper(X)
+
+
+def helper(X):
+    raise ValueError("oops")
+"""
+
+
+def test_the_json_carries_each_tests_output_traceback_and_first_mismatch(tmp_path, home):
+    mine = tmp_path / "prints.py"
+    mine.write_text(PRINTS)
+    first = json.loads(judge(home, str(mine), "--json").stdout)["tests"][0]
+    assert first["verdict"] == "RE"  # stdout and stderr as one stream (stdout's buffer goes last)
+    assert sorted(first["output"].splitlines()) == ["on stderr", "shapes (2, 4) <b>not html</b>"]
+    assert first["output_size"] == len(first["output"]) and first["note"]
+    assert first["traceback"].endswith('line 12, in helper\n    raise ValueError("oops")\n')
+    assert first["traceback"].startswith('  File "prints.py", line 8') and first["message"] == "ValueError: oops"
+    assert first["sizes"] == {"T": 2, "d_model": 4, "h_q": 2, "h_k": 1, "d_k": 2, "group_size": 2}
+    ran = json.loads(judge(home, "run", str(mine), "--json").stdout)
+    assert ran["test"]["output"] == first["output"] and ran["test"]["traceback"] == first["traceback"]
+    wrong = json.loads(judge(home, str(WRONG), "--json").stdout)
+    failing = wrong["tests"][-1]
+    assert wrong["first_failure"] == failing["name"] and failing["verdict"] == "WA"
+    mismatch = failing["mismatch"]
+    assert mismatch["position"] == "row {}, column {}".format(*mismatch["index"])
+    assert abs(mismatch["got"] - mismatch["expected"]) == pytest.approx(mismatch["error"])
+    assert mismatch["error"] > mismatch["allowed"] and 0 < mismatch["differ"] <= mismatch["elements"]
+
+
+def test_start_outside_the_checkout_advises_a_command_that_works_there(tmp_path, home):
+    from coach.cli import PRACTICE
+
+    assert PRACTICE == ROOT / "practice"  # the checkout's practice/, wherever the command runs
+    made = subprocess.run(judge_command("start", "gqa", "--out", "mine.py"), capture_output=True, text=True,
+                          cwd=tmp_path, env=judge_env(env={"JUDGE_HOME": str(home)}))
+    assert made.returncode == 0 and (tmp_path / "mine.py").is_file()
+    assert made.stdout.splitlines()[-1].endswith(f"then: {sys.executable} -m judge {tmp_path / 'mine.py'}")
+    assert "make " not in made.stdout

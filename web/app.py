@@ -1,21 +1,30 @@
 """The web page's server: pages and a small JSON API over the practice layer and the judge.
 
-Safety, as for any local server that runs code: every request needs the token (from the URL the
-server printed, then a cookie); a request that changes something must also come from this page
-(its Origin is this server, and it carries the page's CSRF header, which another site cannot set
-without a CORS grant this server never gives). Problem names are checked against the problems
-that exist and file names against one pattern, so no path leaves practice/.
+Safety, as for any local server that runs code (docs/web.md): before any routing, web/access.py
+checks the Host and the token (from the URL the server printed, then a cookie); a request that
+changes something must also come from this page (its Origin is this server, and it carries the
+page's CSRF header, which another site cannot set without a CORS grant this server never gives),
+and only a POST, PUT or DELETE changes anything. Problem names are checked against the problems
+that exist and file names against one pattern, so no path leaves practice/. Bodies are bounded
+before they are read, the judging queue is bounded, and the editorial is read in a bounded pool.
+
+A save names the version of the file it was based on (If-Match: the sha256 the last GET or save
+gave); a file changed since (in another tab, or in a terminal) is a 409 with what is on disk,
+never a silent overwrite.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
+import difflib
+import hashlib
 import json
+import os
 import re
-import secrets
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -27,31 +36,43 @@ from starlette.staticfiles import StaticFiles
 
 from coach import history
 from coach.case import MAX_CASE_BYTES, parse_case
+from coach.editorial import editorial
 from coach.starter import write_starter
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems
 from web import statement
-from web.jobs import Job, JobQueue, judge_command
+from web.access import CSRF_HEADER, BodyTooLarge, Guard, allowed_hosts, csrf_of, error, read_body, same
+from web.jobs import Busy, Job, JobQueue, judge_command
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-COOKIE = "judge_token"
-CSRF_HEADER = "x-csrf-token"
 FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}\.py")
+ABSENT = "absent"  # the version of a file that is not there
+EDITORIAL_WORKERS = 2
+STREAM_POLL_S = 0.1
 
 
 class Refused(Exception):
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, extra: dict | None = None):
         super().__init__(message)
         self.status = status
+        self.extra = extra or {}
 
 
-def create_app(token: str, practice: Path | None = None, workers: int | None = None) -> Starlette:
-    """The application; `practice` is where users' files live (the terminal's practice/)."""
+def version_of(data: bytes | None) -> str:
+    return ABSENT if data is None else hashlib.sha256(data).hexdigest()
+
+
+def create_app(token: str, practice: Path | None = None, workers: int | None = None, host: str = "127.0.0.1",
+               port: int = 8000, max_queued: int | None = None) -> Guard:
+    """The application; `practice` is where users' files live (the terminal's practice/), `host`
+    and `port` what the server is reached as (the Host check)."""
     practice = (practice or ROOT / "practice").resolve()
-    csrf = secrets.token_urlsafe(24)
-    jobs = JobQueue(workers)
+    csrf = csrf_of(token)
+    jobs = JobQueue(workers, **({"max_queued": max_queued} if max_queued is not None else {}))
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
+    pool = ThreadPoolExecutor(EDITORIAL_WORKERS, thread_name_prefix="editorial")
+    saving = threading.Lock()  # a save's check and write are one step
 
     def problems() -> dict[str, Problem]:
         return {p.slug: p for p in all_problems()}
@@ -72,37 +93,28 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
             raise Refused(400, f"{name!r}: not a file in practice/")
         return path
 
-    def check_token(request: Request) -> bool:
-        """True when the token came in the URL (the cookie is then set)."""
-        given = request.query_params.get("token")
-        if given is not None and hmac.compare_digest(given, token):
-            return True
-        if hmac.compare_digest(request.cookies.get(COOKIE, ""), token):
-            return False
-        raise Refused(403, "open the URL the server printed (it carries the token)")
-
     def check_change(request: Request) -> None:
         origin = request.headers.get("origin")
         here = f"{request.url.scheme}://{request.headers.get('host', '')}"
         if origin != here:
             raise Refused(403, f"refused: a change must come from this page (Origin {origin!r})")
-        if not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf):
+        if not same(request.headers.get(CSRF_HEADER, ""), csrf):
             raise Refused(403, "refused: the page's CSRF header is missing or wrong")
 
     def guarded(handler, changes: bool = False):
         async def endpoint(request: Request) -> Response:
             try:
-                fresh = check_token(request)
                 if changes:
                     check_change(request)
-                response = await handler(request)
+                return await handler(request)
             except Refused as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status)
+                return _refusal(request, exc.status, str(exc), exc.extra)
+            except BodyTooLarge as exc:
+                return _refusal(request, 413, str(exc))
+            except Busy as exc:
+                return _refusal(request, exc.status, str(exc))
             except ProblemError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=400)
-            if fresh:
-                response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
-            return response
+                return _refusal(request, 400, str(exc))
         return endpoint
 
     def page(name: str, **context) -> HTMLResponse:
@@ -117,7 +129,13 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         return page("problem.html", problem=problem, has_zh=(problem.root / "spec.zh.md").is_file(),
                     file=file_of(request, problem).name)
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
     # -- API -----------------------------------------------------------------------------------
+    async def api_ping(request: Request) -> Response:
+        return JSONResponse({"ok": True, **jobs.counts()})
+
     async def api_problems(request: Request) -> Response:
         return JSONResponse(_listing(problems()))
 
@@ -131,23 +149,58 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
             raise Refused(404, f"{problem.slug} has no statement in {lang}")
         return JSONResponse({"lang": lang, "html": statement.render(path)})
 
+    def source_answer(path: Path, data: bytes, **more) -> JSONResponse:
+        version = version_of(data)
+        return JSONResponse({"file": path.name, "source": data.decode("utf-8", errors="replace"),
+                             "version": version, **more}, headers={"etag": f'"{version}"'})
+
     async def api_source(request: Request) -> Response:
+        """GET: the file and its version (404 when it does not exist: creating is a POST)."""
+        path = file_of(request, problem_of(request))
+        data = _read(path)
+        if data is None:
+            raise Refused(404, f"practice/{path.name} does not exist yet", {"version": ABSENT})
+        return source_answer(path, data)
+
+    async def api_create(request: Request) -> Response:
+        """POST: the starter file, when the file does not exist (never over one that does)."""
         problem = problem_of(request)
         path = file_of(request, problem)
-        if request.method == "PUT":
-            body = await request.body()
-            if len(body) > MAX_SOURCE_BYTES:
-                raise Refused(413, f"the source is {len(body)} bytes, over the judge's limit of {MAX_SOURCE_BYTES}")
-            try:
-                body.decode("utf-8")
-            except UnicodeDecodeError:
-                raise Refused(400, "the source is not UTF-8 text") from None
-            practice.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(body)
-            return JSONResponse({"saved": path.name, "bytes": len(body)})
-        if not path.is_file():
-            write_starter(problem, path)
-        return JSONResponse({"file": path.name, "source": path.read_text(encoding="utf-8", errors="replace")})
+        created = False
+        with saving:
+            if not path.exists():
+                try:
+                    write_starter(problem, path)
+                    created = True
+                except FileExistsError:
+                    pass
+        data = _read(path)
+        if data is None:
+            raise Refused(500, f"practice/{path.name} could not be created")
+        return source_answer(path, data, created=created)
+
+    async def api_save(request: Request) -> Response:
+        """PUT with If-Match: the version the text was based on; 409 with the file on disk when
+        it has changed since, 428 when the request names no version."""
+        path = file_of(request, problem_of(request))
+        body = await read_body(request, MAX_SOURCE_BYTES, "the source")
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(400, "the source is not UTF-8 text") from None
+        based_on = request.headers.get("if-match", "").strip().strip('"')
+        if not based_on:
+            raise Refused(428, "a save names the version it is based on (If-Match: the version the last "
+                               "load or save gave)")
+        with saving:
+            current = _read(path)
+            if version_of(current) != based_on:
+                raise Refused(409, f"practice/{path.name} changed on disk since this text was loaded",
+                              {"version": version_of(current), "source": None if current is None
+                               else current.decode("utf-8", errors="replace")})
+            _write(path, body)
+        return JSONResponse({"saved": path.name, "bytes": len(body), "version": version_of(body)},
+                            headers={"etag": f'"{version_of(body)}"'})
 
     async def api_sample(request: Request) -> Response:
         problem = problem_of(request)
@@ -155,32 +208,34 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         given = json.loads(sample.read_text(encoding="utf-8"))["input"]
         return JSONResponse({"input": given})
 
+    def job_for(problem: Problem, path: Path, kind: str, *args: str, level: int | None = None) -> Job:
+        return Job(judge_command(*args), ROOT, file=str(path),
+                   about={"kind": kind, "problem": problem.slug, "file": path.name,
+                          **({"level": level} if level else {})})
+
     async def api_run(request: Request) -> Response:
         problem = problem_of(request)
         path = _existing(file_of(request, problem))
-        args = ["run", str(path), "--problem", problem.slug, "--json"]
-        job = Job(judge_command(*args), ROOT)
-        raw = await request.body()
+        raw = await read_body(request, MAX_CASE_BYTES, "the input")
+        job = job_for(problem, path, "run", "run", str(path), "--problem", problem.slug, "--json")
         if raw.strip():
-            if len(raw) > MAX_CASE_BYTES:
-                raise Refused(413, f"the input is {len(raw)} bytes, over {MAX_CASE_BYTES}")
             try:
                 given = parse_case(raw, "the input")["input"]
             except ProblemError as exc:
                 raise Refused(400, str(exc)) from None
-            if given is not None:
-                with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="your-input-", delete=False) as f:
-                    json.dump({"input": given}, f)
-                job.argv += ["--input", f.name]
-                job.cleanup.append(Path(f.name))
-                job.aliases[f.name] = "your input"
-        return JSONResponse({"job": jobs.submit(job).id})
+            with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="your-input-", delete=False) as f:
+                json.dump({"input": given}, f)
+            job.argv += ["--input", f.name]
+            job.cleanup.append(Path(f.name))
+            job.aliases[f.name] = "your input"
+            job.about["input"] = "your input"
+        return JSONResponse(jobs.submit(job).summary())
 
     async def api_submit(request: Request) -> Response:
         problem = problem_of(request)
         path = _existing(file_of(request, problem))
-        return JSONResponse({"job": jobs.submit(Job(judge_command(
-            str(path), "--problem", problem.slug, "--json", "--progress"), ROOT)).id})
+        return JSONResponse(jobs.submit(job_for(problem, path, "submit", str(path), "--problem", problem.slug,
+                                                "--json", "--progress")).summary())
 
     async def api_hint(request: Request) -> Response:
         problem = problem_of(request)
@@ -188,29 +243,51 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         level = request.query_params.get("level", "1")
         if level not in ("1", "2"):
             raise Refused(400, f"level={level!r}: 1 or 2")
-        return JSONResponse({"job": jobs.submit(Job(judge_command(
-            str(path), "--problem", problem.slug, "--json", "--progress", "--hint", level), ROOT)).id})
+        return JSONResponse(jobs.submit(job_for(problem, path, "hint", str(path), "--problem", problem.slug, "--json",
+                                                "--progress", "--hint", level, level=int(level))).summary())
+
+    async def api_active(request: Request) -> Response:
+        """The judging of this file that has not ended, if any: a reloaded page follows it again."""
+        path = file_of(request, problem_of(request))
+        job = jobs.active(str(path))
+        return JSONResponse(job.summary() if job else {"job": None})
 
     async def api_history(request: Request) -> Response:
         problem = problem_of(request)
-        return JSONResponse([j.as_dict() for j in history.judgings(problem.slug)])
+        return JSONResponse([j.as_dict() for j in await asyncio.to_thread(history.judgings, problem.slug)])
+
+    async def api_judging(request: Request) -> Response:
+        """One judging of the history: the code it judged, and its diff against the file now."""
+        problem = problem_of(request)
+        path = file_of(request, problem)
+        wanted = request.path_params["id"]
+        found = next((j for j in await asyncio.to_thread(history.judgings, problem.slug) if str(j.id) == wanted), None)
+        if found is None:
+            raise Refused(404, f"no judging {wanted} of {problem.slug}")
+        code = await asyncio.to_thread(history.source_of, found.sha256)
+        source = None if code is None else code.decode("utf-8", errors="replace")
+        now = _read(path)
+        diff = None
+        if source is not None and now is not None:
+            diff = list(difflib.unified_diff(source.splitlines(), now.decode("utf-8", errors="replace").splitlines(),
+                                             f"judged {found.time}", f"practice/{path.name} now", lineterm="", n=3))
+        return JSONResponse({"judging": found.as_dict(), "source": source, "diff": diff,
+                             "same": now is not None and code is not None and code == now})
 
     async def api_editorial(request: Request) -> Response:
         problem = problem_of(request)
         force = request.query_params.get("force") == "1"
-        args = ["editorial", problem.slug] + (["--force"] if force else [])
-        process = await asyncio.create_subprocess_exec(*judge_command(*args), cwd=ROOT,
-                                                       stdout=asyncio.subprocess.PIPE,
-                                                       stderr=asyncio.subprocess.PIPE)
-        out, err = await process.communicate()
-        return JSONResponse({"open": process.returncode == 0,
-                             "text": out.decode("utf-8", "replace") or err.decode("utf-8", "replace")})
+        found = await asyncio.get_running_loop().run_in_executor(pool, editorial, problem, force)
+        return JSONResponse(found.as_dict())
 
     def job_of(request: Request) -> Job:
         job = jobs.jobs.get(request.path_params["job"])
         if job is None:
-            raise Refused(404, "no such judging (finished long ago, or never started)")
+            raise Refused(404, "no such judging (finished long ago, never started, or lost with a restart)")
         return job
+
+    async def api_job(request: Request) -> Response:
+        return JSONResponse(job_of(request).summary())
 
     async def api_events(request: Request) -> Response:
         job = job_of(request)
@@ -218,63 +295,97 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         async def stream():
             seen = 0
             while True:
-                new, ended = await asyncio.to_thread(job.events_after, seen, 0.5)
+                new, ended = job.snapshot(seen)  # polled: no thread is held per page that follows a judging
                 for event in new:
                     yield f"event: {event['event']}\ndata: {json.dumps(event)}\n\n"
                 seen += len(new)
                 if ended and not new:
                     return
+                if jobs.closing.is_set():  # the server stops: the page is told, the stream ends now
+                    yield 'event: closing\ndata: {"event": "closing"}\n\n'
+                    return
                 if await request.is_disconnected():
                     return
+                if not new:
+                    await asyncio.sleep(STREAM_POLL_S)
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        return StreamingResponse(stream(), media_type="text/event-stream")
 
     async def api_cancel(request: Request) -> Response:
         job = job_of(request)
         await asyncio.to_thread(jobs.cancel, job)
-        return JSONResponse({"job": job.id, "state": job.state})
+        return JSONResponse(job.summary())
 
     routes = [
         Route("/", guarded(index)),
+        Route("/favicon.ico", guarded(favicon)),
         Route("/problem/{slug}", guarded(problem_page)),
+        Route("/api/ping", guarded(api_ping)),
         Route("/api/problems", guarded(api_problems)),
         Route("/api/problems/{slug}/statement", guarded(api_statement)),
         Route("/api/problems/{slug}/sample", guarded(api_sample)),
         Route("/api/problems/{slug}/source", guarded(api_source), methods=["GET"]),
-        Route("/api/problems/{slug}/source", guarded(api_source, changes=True), methods=["PUT"]),
+        Route("/api/problems/{slug}/source", guarded(api_create, changes=True), methods=["POST"]),
+        Route("/api/problems/{slug}/source", guarded(api_save, changes=True), methods=["PUT"]),
         Route("/api/problems/{slug}/run", guarded(api_run, changes=True), methods=["POST"]),
         Route("/api/problems/{slug}/submit", guarded(api_submit, changes=True), methods=["POST"]),
         Route("/api/problems/{slug}/hint", guarded(api_hint, changes=True), methods=["POST"]),
+        Route("/api/problems/{slug}/active", guarded(api_active)),
         Route("/api/problems/{slug}/history", guarded(api_history)),
+        Route("/api/problems/{slug}/history/{id}", guarded(api_judging)),
         Route("/api/problems/{slug}/editorial", guarded(api_editorial)),
+        Route("/api/jobs/{job}", guarded(api_job)),
         Route("/api/jobs/{job}/events", guarded(api_events)),
         Route("/api/jobs/{job}/cancel", guarded(api_cancel, changes=True), methods=["POST"]),
-        Mount("/static", _Guarded(StaticFiles(directory=HERE / "static"), check_token), name="static"),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         yield
-        await asyncio.to_thread(jobs.close)  # Ctrl-C: no judging outlives the server
+        await asyncio.to_thread(jobs.close)  # no judging outlives the server
+        pool.shutdown(wait=False, cancel_futures=True)
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        404: lambda request, exc: error(request.url.path, 404, f"nothing at {request.url.path}"),
+        405: lambda request, exc: error(request.url.path, 405, f"{request.method} is not allowed here"),
+    })
     app.state.jobs = jobs
-    return app
+    app.state.shutdown = jobs.shutdown  # the server's signal handler calls it first (web/cli.py)
+    guard = Guard(app, token, allowed_hosts(host, port))
+    guard.state = app.state
+    return guard
 
 
-class _Guarded:
-    """The static files behind the token too: every request needs it, as the rest of the server."""
+def _refusal(request: Request, status: int, message: str, extra: dict | None = None) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message, **(extra or {})}, status_code=status)
+    return error(request.url.path, status, message)
 
-    def __init__(self, app, check) -> None:
-        self.app, self.check = app, check
 
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            self.check(Request(scope))
-        except Refused as exc:
-            await JSONResponse({"error": str(exc)}, status_code=exc.status)(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Replace the file in one step (a judging or a terminal never reads half of it), keeping its mode."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".saving", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _existing(path: Path) -> Path:
@@ -286,5 +397,6 @@ def _existing(path: Path) -> Path:
 def _listing(problems: dict[str, Problem]) -> list[dict]:
     past = history.judgings()
     return [{"slug": p.slug, "id": p.id, "title": p.title, "titles": p.titles, "difficulty": p.difficulty,
-             "kind": "interactive" if p.interactive else "function", **history.standing(p.slug, past)}
+             "kind": "interactive" if p.interactive else "function",
+             **history.standing(p.slug, past, len(p.test_files()))}
             for p in problems.values()]

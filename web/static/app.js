@@ -1,15 +1,27 @@
 // The problem page: statement with typeset math, the editor on practice/<slug>.py, Run, Submit,
 // Hint, Cancel, History and Editorial. Every judging happens on the server (python -m judge).
+//
+// Never losing work: every save names the version of the file it was based on (If-Match); a file
+// changed since (another tab, a terminal) is a conflict the user resolves, never an overwrite. A
+// tab that regains focus with no unsaved change picks up the file on disk. A reloaded page follows
+// the judging of its file that still runs; a server that goes away is said in a banner.
 "use strict";
 
 const page = document.getElementById("page");
 const slug = page.dataset.slug;
 const file = page.dataset.file;
 const csrf = document.querySelector('meta[name="csrf"]').content;
-const api = (path) => `/api/problems/${slug}/${path}${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}`;
 const $ = (id) => document.getElementById(id);
-let current = null;   // the judging being followed: {id, source}
-let hintLevel = 1;
+const api = (path) => `/api/problems/${slug}/${path}${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}`;
+const TITLES = {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
+                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"};
+const state = {
+  base: null,       // the version (sha256) of the file the editor's text is based on
+  savedText: null,  // the text of that version
+  saving: null,     // the save in flight
+  conflict: null,   // {version, source}: what is on disk when a save was refused
+  job: null,        // the judging followed: its summary {job, kind, level, input} and its EventSource
+};
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -17,11 +29,60 @@ function esc(text) {
 
 async function call(path, options = {}) {
   const headers = Object.assign({"X-CSRF-Token": csrf}, options.headers || {});
-  const response = await fetch(path, Object.assign({}, options, {headers, credentials: "same-origin"}));
+  let response;
+  try {
+    response = await fetch(path, Object.assign({}, options, {headers, credentials: "same-origin"}));
+  } catch (e) {  // no answer at all: the server is gone, or the network
+    lost();
+    throw new Error("no answer from the server");
+  }
   const body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
-  if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(body.error || `HTTP ${response.status}`);
+    error.status = response.status;
+    error.body = body;
+    throw error;
+  }
   return body;
 }
+
+// -- the connection ----------------------------------------------------------------------------
+function lost(message) {
+  $("lost-text").textContent = message || "Lost the connection to the server: it stopped, or the network is down. " +
+    "Your text stays in this tab; start the server again (make serve), then Retry.";
+  $("lost").hidden = false;
+  if (state.job && state.job.source) { state.job.source.close(); state.job.source = null; }
+  busy(false);
+}
+
+async function retry() {
+  $("lost-text").textContent = "trying again…";
+  let response;
+  try {
+    response = await fetch("/api/ping", {credentials: "same-origin"});
+  } catch (e) {
+    $("lost-text").textContent = "Still no answer from the server. Start it again (make serve), then Retry.";
+    return;
+  }
+  if (!response.ok) {
+    $("lost-text").textContent = response.status === 403
+      ? "The server answers, but with another token: open the URL it printed."
+      : `The server answers ${response.status}: Retry in a moment.`;
+    return;
+  }
+  $("lost").hidden = true;
+  const followed = state.job;
+  if (followed) {
+    try {
+      follow(await call(`/api/jobs/${followed.job}`));
+    } catch (e) {
+      state.job = null;
+      banner("error", "The judging was lost with the server (it restarted): run it again.");
+    }
+  }
+  if (dirty() && !state.conflict) save().catch(() => {});
+}
+$("retry").addEventListener("click", retry);
 
 // -- statement ---------------------------------------------------------------------------------
 function typeset(root) {
@@ -37,6 +98,7 @@ async function showStatement(lang) {
   try {
     const body = await call(`/api/problems/${slug}/statement?lang=${lang}`);
     target.innerHTML = body.html;
+    target.lang = lang;
     typeset(target);
   } catch (e) {
     target.textContent = e.message;
@@ -45,36 +107,123 @@ async function showStatement(lang) {
 }
 document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => showStatement(b.dataset.lang)));
 
-// -- editor ------------------------------------------------------------------------------------
+// -- editor and saving -------------------------------------------------------------------------
 const editor = CodeMirror.fromTextArea($("source"), {
   mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, matchBrackets: true,
-  extraKeys: {Tab: (cm) => cm.replaceSelection("    ")},
+  extraKeys: {
+    Tab: (cm) => cm.replaceSelection("    "),
+    "Ctrl-Enter": () => shortcut(run), "Cmd-Enter": () => shortcut(run),
+    "Shift-Ctrl-Enter": () => shortcut(() => submit("submit")), "Shift-Cmd-Enter": () => shortcut(() => submit("submit")),
+  },
 });
 window.judgeEditor = editor;  // for tests and the browser console
 let saveTimer = null;
-editor.on("change", () => {
-  $("saved").textContent = "editing…";
-  clearTimeout(saveTimer);
-  saveTimer = setTimeout(save, 800);
-});
 
-async function save() {
+function dirty() { return state.savedText !== null && editor.getValue() !== state.savedText; }
+
+function scheduleSave(ms) {
   clearTimeout(saveTimer);
-  try {
-    const body = await call(api("source"), {method: "PUT", body: editor.getValue(),
-                                             headers: {"Content-Type": "text/plain; charset=utf-8"}});
-    $("saved").textContent = `saved (${body.bytes} bytes)`;
-  } catch (e) {
-    $("saved").textContent = `not saved: ${e.message}`;
-    throw e;
-  }
+  saveTimer = setTimeout(() => save().catch(() => {}), ms);
 }
 
-async function loadSource() {
-  const body = await call(api("source"));
-  editor.setValue(body.source);
+editor.on("change", () => {
+  if (!dirty()) return;
+  if (state.conflict) { $("saved").textContent = "not saved: the file changed on disk (see above)"; return; }
+  $("saved").textContent = "editing…";
+  scheduleSave(800);
+});
+
+async function save(overwrite = false) {
   clearTimeout(saveTimer);
-  $("saved").textContent = "";
+  while (state.saving) await state.saving.catch(() => {});  // one save at a time
+  if (state.conflict && !overwrite) throw new Error("the file changed on disk: reload it or overwrite it first");
+  const text = editor.getValue();
+  if (!overwrite && text === state.savedText) return;
+  const based = overwrite ? state.conflict.version : state.base;
+  state.saving = (async () => {
+    try {
+      const body = await call(api("source"), {method: "PUT", body: text,
+        headers: {"Content-Type": "text/plain; charset=utf-8", "If-Match": `"${based}"`}});
+      state.base = body.version;
+      state.savedText = text;
+      hideConflict();
+      $("saved").textContent = dirty() ? "editing…" : `saved (${body.bytes} bytes)`;
+    } catch (e) {
+      if (e.status === 409) showConflict(e.body);
+      else $("saved").textContent = `not saved: ${e.message}`;
+      throw e;
+    }
+  })();
+  try { await state.saving; } finally { state.saving = null; }
+}
+
+function applyDisk(body, note) {
+  const cursor = editor.getCursor();
+  const scroll = editor.getScrollInfo();
+  state.base = body.version;
+  state.savedText = body.source;
+  if (editor.getValue() !== body.source) {
+    editor.setValue(body.source);
+    editor.setCursor(cursor);
+    editor.scrollTo(scroll.left, scroll.top);
+  }
+  $("saved").textContent = note || "";
+}
+
+function showConflict(disk) {
+  clearTimeout(saveTimer);
+  state.conflict = {version: disk.version, source: disk.source};
+  $("conflict-text").textContent = disk.version === "absent"
+    ? `practice/${file} was deleted on disk since this tab loaded it.`
+    : `practice/${file} changed on disk since this tab loaded it (another tab, or an editor): reload it, or ` +
+      "overwrite it with this tab's text.";
+  $("conflict").hidden = false;
+  $("saved").textContent = "not saved: changed on disk";
+}
+
+function hideConflict() {
+  state.conflict = null;
+  $("conflict").hidden = true;
+}
+
+$("conflict-reload").addEventListener("click", async () => {
+  let disk = state.conflict;
+  if (!disk || disk.source === null) disk = await call(api("source"), {method: "POST"}).catch(() => null);
+  if (!disk) return;
+  hideConflict();
+  applyDisk(disk, "reloaded from disk");
+});
+$("conflict-overwrite").addEventListener("click", () => save(true).catch(() => {}));
+
+async function loadSource() {
+  let body;
+  try {
+    body = await call(api("source"));
+  } catch (e) {
+    if (e.status !== 404) { $("saved").textContent = e.message; return; }
+    body = await call(api("source"), {method: "POST"});  // the starter file: created by a POST only
+  }
+  applyDisk(body, body.created ? "a new starter file" : "");
+  editor.clearHistory();
+}
+
+// A tab that comes back picks up a change made elsewhere, when it has none of its own.
+async function pickUp() {
+  if (state.conflict || state.saving || state.savedText === null) return;
+  let body;
+  try { body = await call(api("source")); } catch (e) { return; }
+  if (body.version === state.base || state.saving) return;
+  if (dirty()) showConflict(body);
+  else applyDisk(body, "reloaded: the file changed on disk");
+}
+window.addEventListener("focus", pickUp);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) pickUp(); });
+
+// Before a judging: the text on screen is the file judged.
+async function ready() {
+  if (dirty() || state.conflict) { await save(); return; }
+  await pickUp();
+  if (state.conflict) throw new Error("the file changed on disk");
 }
 
 // -- own input ---------------------------------------------------------------------------------
@@ -93,50 +242,200 @@ function busy(on) {
   $("cancel").disabled = !on;
 }
 
-function verdictBadge(verdict) {
+function shortcut(action) {
+  if (!$("run").disabled) action();
+}
+
+document.addEventListener("keydown", (e) => {  // outside the editor (which has its own keys)
+  if (e.defaultPrevented || e.key !== "Enter" || !(e.ctrlKey || e.metaKey)) return;
+  e.preventDefault();
+  shortcut(e.shiftKey ? () => submit("submit") : run);
+});
+
+function badge(verdict) {
   return `<span class="verdict v-${esc(verdict)}">${esc(verdict)}</span>`;
 }
 
-function follow(job, onTest, onDone) {
-  current = {id: job, source: new EventSource(`/api/jobs/${job}/events`)};
+function banner(kind, html) {
+  let box = $("banner");
+  if (!box) {
+    $("result").insertAdjacentHTML("afterbegin", `<div id="banner"></div>`);
+    box = $("banner");
+  }
+  box.className = `banner ${kind}`;
+  box.innerHTML = html;
+}
+
+function ms(v) { return v == null || typeof v !== "number" ? "-" : `${Math.round(v)} ms`; }
+function mib(v) { return v == null || typeof v !== "number" ? "-" : `${v.toFixed(1)} MiB`; }
+function num(v) { return typeof v === "number" ? String(v) : esc(String(v)); }
+
+function sizes(s) {
+  return Object.entries(s || {}).map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(", ");
+}
+
+function mismatch(m) {
+  if (!m) return "";
+  if (m.got_shape) {
+    return `<table class="mismatch"><tr><th>expected shape</th><td>(${m.expected_shape.join(", ")})</td></tr>` +
+           `<tr><th>your shape</th><td>(${m.got_shape.join(", ")})</td></tr></table>`;
+  }
+  return `<table class="mismatch"><tr><th>first mismatch</th><td>${esc(m.position)}</td></tr>` +
+    `<tr><th>expected</th><td class="num">${num(m.expected)}</td></tr>` +
+    `<tr><th>got</th><td class="num off">${num(m.got)}</td></tr>` +
+    (m.error !== undefined ? `<tr><th>error</th><td class="num">${num(m.error)} &gt; allowed ${num(m.allowed)}</td></tr>` : "") +
+    `<tr><th>differing</th><td>${m.differ} of ${m.elements} elements</td></tr></table>`;
+}
+
+function consolePanel(t, extraTraceback) {
+  const output = t && t.output ? t.output : "";
+  const traceback = (t && t.traceback) || extraTraceback || "";
+  const size = t && t.output_size > output.length ? ` (${t.output_size} bytes in all, shortened)` : "";
+  return `<div class="console"><h5>stdout / stderr${size}</h5>` +
+    `<pre class="stdout">${output ? esc(output) : '<span class="muted">(nothing printed)</span>'}</pre>` +
+    (traceback ? `<h5>traceback (your code only)</h5><pre class="traceback">${esc(traceback)}</pre>` : "") + "</div>";
+}
+
+function testDetail(t) {
+  return `<div class="test-detail">` +
+    (t.message && !(t.mismatch && !t.mismatch.got_shape) ? `<p class="msg">${esc(t.message)}</p>` : "") +  // the table says it
+    (t.step !== undefined ? `<p>step t = ${t.step}: the steps before it were right</p>` : "") +
+    mismatch(t.mismatch) +
+    (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
+    (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
+    consolePanel(t) + "</div>";
+}
+
+function testRow(t, index, total) {
+  const failing = t.verdict !== "AC";
+  const printed = t.output ? `<span class="printed" title="printed ${t.output_size} bytes">stdout</span>` : "";
+  return `<tr class="test-row${failing ? " failing" : ""}" data-index="${index}" tabindex="0">` +
+    `<td>${index}/${total}</td><td>${esc(t.name)}</td><td>${badge(t.verdict)}</td><td>${ms(t.time_ms)}</td>` +
+    `<td>${mib(t.memory_mb)}</td><td>${printed}<span class="open">${failing ? "▾" : "▸"}</span></td></tr>` +
+    `<tr class="detail" data-index="${index}"${failing ? "" : " hidden"}><td colspan="6">${testDetail(t)}</td></tr>`;
+}
+
+function testsTable() {
+  return `<table class="tests" id="tests"><thead><tr><th>#</th><th>test</th><th>verdict</th><th>time</th>` +
+         `<th>memory</th><th></th></tr></thead><tbody id="rows"></tbody></table>`;
+}
+
+$("result").addEventListener("click", (e) => {
+  const row = e.target.closest("tr.test-row");
+  if (!row) return;
+  const detail = row.nextElementSibling;
+  detail.hidden = !detail.hidden;
+  row.querySelector(".open").textContent = detail.hidden ? "▸" : "▾";
+});
+
+function describe(summary) {
+  if (summary.kind === "run") return `running on ${summary.input ? "your input" : "the sample"}`;
+  if (summary.kind === "hint") return `judging for a hint (level ${summary.level || 1})`;
+  return "judging";
+}
+
+function skeleton(summary, note) {
+  $("result").innerHTML = `<div id="banner" class="banner pending">${esc(describe(summary))}…` +
+    `${note ? ` <span class="muted">${esc(note)}</span>` : ""}</div>` +
+    (summary.kind === "run" ? `<div id="run-out"></div>` : `<div id="hintbox"></div><div id="report-extra"></div>${testsTable()}`);
+}
+
+function follow(summary, note) {
+  if (state.job && state.job.source) state.job.source.close();
+  const source = new EventSource(`/api/jobs/${summary.job}/events`);
+  state.job = Object.assign({}, summary, {source});
   busy(true);
-  const stop = () => { current.source.close(); current = null; busy(false); };
-  current.source.addEventListener("test", (e) => onTest(JSON.parse(e.data)));
-  current.source.addEventListener("done", (e) => { stop(); onDone(JSON.parse(e.data)); });
-  current.source.addEventListener("error", (e) => {
-    if (!e.data) return;  // a dropped connection: the browser reconnects by itself
-    stop();
-    $("result").insertAdjacentHTML("beforeend", `<p class="error">${esc(JSON.parse(e.data).message)}</p>`);
-  });
-  current.source.addEventListener("cancelled", () => {
-    stop();
-    $("result").insertAdjacentHTML("beforeend", `<p class="muted" id="cancelled">cancelled: nothing is left running</p>`);
-  });
-}
-
-function testRow(t) {
-  const time = t.time_ms == null ? "-" : `${Math.round(t.time_ms)} ms`;
-  const memory = t.memory_mb == null ? "-" : `${t.memory_mb.toFixed(1)} MiB`;
-  return `<tr><td>${t.index}/${t.total}</td><td>${esc(t.name)}</td><td>${verdictBadge(t.verdict)}</td>` +
-         `<td>${time}</td><td>${memory}</td><td class="msg">${esc(t.message || "")}</td></tr>`;
-}
-
-async function submit(hint) {
   showPane("result");
-  try { await save(); } catch (e) { return; }
-  $("result").innerHTML = `<p class="muted" id="progress">${hint ? "judging for a hint" : "judging"}… verdicts appear as tests finish</p>` +
-    `<table class="tests"><thead><tr><th>#</th><th>test</th><th>verdict</th><th>time</th><th>memory</th><th>message</th></tr></thead><tbody id="rows"></tbody></table>`;
-  const path = hint ? api(`hint?level=${hintLevel}`) : api("submit");
-  let body;
-  try { body = await call(path, {method: "POST"}); } catch (e) { $("result").innerHTML = `<p class="error">${esc(e.message)}</p>`; return; }
-  follow(body.job, (t) => $("rows").insertAdjacentHTML("beforeend", testRow(t)), (done) => {
-    const r = done.report;
-    const summary = `<p id="verdict" class="summary">${verdictBadge(r.verdict)} ${r.passed}/${r.total} tests passed</p>`;
-    $("progress").remove();
-    $("result").insertAdjacentHTML("afterbegin", summary);
-    $("result").insertAdjacentHTML("beforeend", `<pre class="report">${esc(r.text || r.message || "")}</pre>`);
-    if (hint && hintLevel < 2) { hintLevel = 2; $("hint").textContent = "Hint (level 2)"; }
+  skeleton(summary, note);
+  let count = 0;
+  const end = () => { source.close(); state.job = null; busy(false); };
+  source.addEventListener("test", (e) => {
+    const t = JSON.parse(e.data);
+    count += 1;
+    $("rows").insertAdjacentHTML("beforeend", testRow(t, t.index, t.total));
+    banner("pending", `${esc(describe(summary))}… ${t.index}/${t.total} tests judged` +
+           `${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
   });
+  source.addEventListener("done", (e) => {
+    end();
+    const report = JSON.parse(e.data).report;
+    if (summary.kind === "run") showRun(report); else showReport(summary, report);
+  });
+  source.addEventListener("error", (e) => {
+    if (e.data) {  // the judging's own error: the judge said why
+      end();
+      banner("error", esc(JSON.parse(e.data).message));
+      return;
+    }
+    broken(summary, source);  // the connection: see whether the server is there
+  });
+  source.addEventListener("cancelled", () => {
+    end();
+    banner("cancelled", `<span id="cancelled">cancelled: nothing is left running</span>`);
+  });
+  source.addEventListener("closing", () => {
+    source.close();
+    lost("The server is shutting down: every judging was stopped. Start it again (make serve), then Retry.");
+  });
+}
+
+let brokenTries = 0;
+async function broken(summary, source) {
+  source.close();
+  if (!state.job || state.job.source !== source) return;
+  let response = null;
+  try { response = await fetch(`/api/jobs/${summary.job}`, {credentials: "same-origin"}); } catch (e) { /* gone */ }
+  if (!response) { lost(); return; }
+  if (response.ok && brokenTries < 3) {  // a hiccup: follow it again (its events come again from the first)
+    brokenTries += 1;
+    follow(summary);
+    return;
+  }
+  state.job = null;
+  busy(false);
+  banner("error", "The judging was lost (the server restarted): run it again.");
+}
+
+function verdictLine(r) {
+  const title = TITLES[r.verdict] || r.verdict;
+  const where = r.first_failure ? ` on test ${esc(r.first_failure)}` : "";
+  const slowest = Math.max(0, ...r.tests.map((t) => (typeof t.time_ms === "number" ? t.time_ms : 0)));
+  return `${badge(r.verdict)} <span class="title">${esc(title)}</span>${where}` +
+    `<span class="figures">${r.passed}/${r.total} tests passed${r.tests.length ? ` · slowest ${Math.round(slowest)} ms` : ""}</span>`;
+}
+
+function showReport(summary, r) {
+  banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${verdictLine(r)}</span>`);
+  const extra = [];
+  if (r.speed) {
+    extra.push(`<p class="speed">Your slowest test, ${esc(r.speed.test)}, took ${ms(r.speed.yours_ms)} of CPU time; ` +
+               `the reference takes ${ms(r.speed.reference_ms)} there (${r.speed.ratio}x).</p>`);
+  }
+  if (!r.tests.length && (r.message || r.traceback)) {  // a compilation error: no test ran
+    extra.push(`<p class="msg">${esc(r.message || "")}</p>` + consolePanel(null, r.traceback));
+  }
+  $("report-extra").innerHTML = extra.join("");
+  $("rows").innerHTML = r.tests.map((t, i) => testRow(t, i + 1, r.total)).join("");
+  if (r.hint) $("hintbox").outerHTML = hintBox(r.hint);
+  const more = $("hint-more");
+  if (more) more.addEventListener("click", () => submit("hint", 2));
+}
+
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function hintBox(h) {
+  let body;
+  if (h.kind === "step") {
+    body = `<p>Your output goes wrong at <b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
+      ? `<p class="bug">The bug: ${h.bugs.map(esc).join("; or ")}</p>`
+      : `<button id="hint-more">Show the bug (level 2)</button>`);
+  } else if (h.kind === "own") {
+    body = "<p>No bundled mistake gives your output on this test: the bug is one of your own. Compare your output " +
+           "with the reference's: tick “my own input”, paste the failing test's input, and Run.</p>";
+  } else {
+    body = `<p>${esc(capital(h.text || "no hint"))}.</p>`;
+  }
+  return `<div id="hintbox" class="hintbox hint-${esc(h.kind || "none")}"><h4>Hint (level ${h.level})</h4>${body}</div>`;
 }
 
 function grid(rows, reference) {
@@ -148,35 +447,57 @@ function grid(rows, reference) {
     const off = ref !== undefined && Math.abs(v - ref) > Math.max(1e-6, 1e-6 * Math.abs(ref));
     return `<td class="${off ? "off" : ""}">${esc(Number(v).toPrecision(6))}</td>`;
   }).join("") + "</tr>").join("");
-  return `<table class="grid">${cells}</table>`;
+  return `<div class="scroll"><table class="grid">${cells}</table></div>`;
+}
+
+function showRun(r) {
+  const on = r.input === "sample" ? "the sample" : "your input";
+  banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
+         `${esc(TITLES[r.verdict] || r.verdict)}</span> on ${on}</span>`);
+  const t = r.test;
+  const outputs = `<div class="side"><div><h4>yours</h4>${grid(r.output, r.expected)}</div>` +
+    `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
+  const printed = consolePanel(t, r.traceback);
+  const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
+  $("run-out").innerHTML = (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
+    (t && t.mismatch ? mismatch(t.mismatch) : "") + (compared ? outputs + printed : printed + outputs);
+}
+
+async function submit(kind, level = 1) {
+  if ($("submit").disabled) return;
+  showPane("result");
+  try { await ready(); } catch (e) { banner("error", esc(`not judged: ${e.message}`)); return; }
+  const path = kind === "hint" ? api(`hint?level=${level}`) : api("submit");
+  try {
+    follow(await call(path, {method: "POST"}));
+  } catch (e) {
+    banner("error", esc(e.message));
+  }
 }
 
 async function run() {
+  if ($("run").disabled) return;
   showPane("result");
-  try { await save(); } catch (e) { return; }
+  try { await ready(); } catch (e) { banner("error", esc(`not run: ${e.message}`)); return; }
   let payload = "";
   if ($("use-own").checked) {
-    try { payload = JSON.stringify(JSON.parse($("own-input").value)); }
-    catch (e) { $("result").innerHTML = `<p class="error">your input is not JSON: ${esc(e.message)}</p>`; return; }
+    try { payload = JSON.stringify(JSON.parse($("own-input").value)); } catch (e) {
+      banner("error", `your input is not JSON: ${esc(e.message)}`);
+      return;
+    }
   }
-  $("result").innerHTML = `<p class="muted">running on ${payload ? "your input" : "the sample"}…</p>`;
-  let body;
-  try { body = await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}); }
-  catch (e) { $("result").innerHTML = `<p class="error">${esc(e.message)}</p>`; return; }
-  follow(body.job, () => {}, (done) => {
-    const r = done.report;
-    $("result").innerHTML = `<p id="verdict" class="summary">${verdictBadge(r.verdict)} on ${esc(r.input)}</p>` +
-      (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
-      `<div class="side"><div><h4>yours</h4>${grid(r.output, r.expected)}</div>` +
-      `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
-  });
+  try {
+    follow(await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
+  } catch (e) {
+    banner("error", esc(e.message));
+  }
 }
 
 $("run").addEventListener("click", run);
-$("submit").addEventListener("click", () => submit(false));
-$("hint").addEventListener("click", () => submit(true));
+$("submit").addEventListener("click", () => submit("submit"));
+$("hint").addEventListener("click", () => submit("hint", 1));
 $("cancel").addEventListener("click", async () => {
-  if (current) await call(`/api/jobs/${current.id}/cancel`, {method: "POST"}).catch(() => {});
+  if (state.job) await call(`/api/jobs/${state.job.job}/cancel`, {method: "POST"}).catch(() => {});
 });
 
 // -- history and editorial ---------------------------------------------------------------------
@@ -185,19 +506,65 @@ function showPane(name) {
   document.querySelectorAll("button.rtab").forEach((b) => b.classList.toggle("active", b.dataset.pane === name));
 }
 
+function when(iso) {
+  const d = new Date(iso);
+  if (isNaN(d)) return iso;
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function readOnly(target, text) {
+  return CodeMirror(target, {value: text, mode: "python", readOnly: true, lineNumbers: true, viewportMargin: Infinity});
+}
+
 async function showHistory() {
   const rows = await call(`/api/problems/${slug}/history`);
-  $("history").innerHTML = rows.length ? `<table class="tests"><thead><tr><th>time (UTC)</th><th>kind</th><th>verdict</th><th>passed</th><th>first failing</th><th>slowest</th><th>file</th></tr></thead><tbody>` +
-    rows.slice().reverse().map((r) => `<tr><td>${esc(r.time)}</td><td>${esc(r.kind)}</td><td>${verdictBadge(r.verdict)}</td><td>${r.passed}/${r.total}</td>` +
-      `<td>${esc(r.first_failing || "-")}</td><td>${r.slowest_ms == null ? "-" : Math.round(r.slowest_ms) + " ms"}</td><td>${esc(r.path)}</td></tr>`).join("") +
-    "</tbody></table>" : `<p class="muted">no judgings of ${esc(slug)} yet</p>`;
+  if (!rows.length) { $("history").innerHTML = `<p class="muted">no judgings of ${esc(slug)} yet</p>`; return; }
+  $("history").innerHTML = `<table class="tests history"><thead><tr><th>when</th><th>kind</th><th>verdict</th>` +
+    `<th>passed</th><th>slowest</th><th></th></tr></thead><tbody>` +
+    rows.slice().reverse().map((r) => `<tr class="judging" data-id="${r.id}" tabindex="0" title="${esc(r.time)} UTC">` +
+      `<td class="nowrap">${esc(when(r.time))}</td><td>${esc(r.kind)}${r.full === false && r.kind === "submit" ? " (some tests)" : ""}</td>` +
+      `<td>${badge(r.verdict)}</td><td>${r.passed}/${r.total}</td><td class="nowrap">${ms(r.slowest_ms)}</td>` +
+      `<td><span class="link">code</span></td></tr>`).join("") +
+    `</tbody></table><div id="judging"></div>`;
+  $("history").querySelectorAll("tr.judging").forEach((tr) => tr.addEventListener("click", () => showJudging(tr.dataset.id)));
+}
+
+async function showJudging(id) {
+  const body = await call(api(`history/${id}`));
+  const j = body.judging;
+  const target = $("judging");
+  if (body.source === null) {
+    target.innerHTML = `<p class="muted">The code of this judging was not kept (an older history).</p>`;
+    return;
+  }
+  target.innerHTML = `<h4>${badge(j.verdict)} ${esc(j.kind)} of ${esc(when(j.time))}: ${j.passed}/${j.total} tests passed, ` +
+    `slowest ${ms(j.slowest_ms)}</h4><div class="tabs"><button class="jtab active" data-view="code">its code</button>` +
+    `<button class="jtab" data-view="diff">diff against the current file</button></div>` +
+    `<div id="judging-code" class="code"></div><pre id="judging-diff" class="diff" hidden></pre>`;
+  readOnly($("judging-code"), body.source);
+  $("judging-diff").innerHTML = body.same ? `<span class="muted">the same as the file now</span>` : (body.diff || []).map((line) => {
+    const kind = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
+    return `<span class="${kind}">${esc(line)}</span>`;
+  }).join("\n");
+  target.querySelectorAll("button.jtab").forEach((b) => b.addEventListener("click", () => {
+    target.querySelectorAll("button.jtab").forEach((x) => x.classList.toggle("active", x === b));
+    $("judging-code").hidden = b.dataset.view !== "code";
+    $("judging-diff").hidden = b.dataset.view !== "diff";
+  }));
 }
 
 async function showEditorial(force) {
   const body = await call(`/api/problems/${slug}/editorial${force ? "?force=1" : ""}`);
-  $("editorial").innerHTML = `<pre class="report">${esc(body.text)}</pre>` +
-    (body.open ? "" : `<button id="force">show it anyway</button>`);
-  if (!body.open) $("force").addEventListener("click", () => showEditorial(true));
+  const target = $("editorial");
+  if (!body.open) {
+    target.innerHTML = `<p>${esc(body.message)}</p><button id="force">show it anyway</button>`;
+    $("force").addEventListener("click", () => showEditorial(true));
+    return;
+  }
+  target.innerHTML = `<p>${esc(body.message)}</p>` + body.solutions.map((s, i) =>
+    `<section class="solution"><h4>${esc(s.name)}</h4><p>${esc(s.description)}</p><div class="code" id="solution-${i}"></div></section>`).join("");
+  body.solutions.forEach((s, i) => readOnly($(`solution-${i}`), s.source));
 }
 
 document.querySelectorAll("button.rtab").forEach((b) => b.addEventListener("click", () => {
@@ -206,5 +573,45 @@ document.querySelectorAll("button.rtab").forEach((b) => b.addEventListener("clic
   if (b.dataset.pane === "editorial") showEditorial(false);
 }));
 
-showStatement("en");
-loadSource();
+// -- layout: a draggable divider, kept across visits -------------------------------------------
+function split(percent) {
+  const value = Math.min(80, Math.max(20, percent));
+  page.style.setProperty("--split", `${value}%`);
+  return value;
+}
+const kept = Number(localStorage.getItem("judge-split"));
+if (kept) split(kept);
+$("divider").addEventListener("pointerdown", (e) => {
+  const divider = $("divider");
+  divider.setPointerCapture(e.pointerId);
+  page.classList.add("dragging");
+  const move = (m) => {
+    const box = page.getBoundingClientRect();
+    localStorage.setItem("judge-split", split(((m.clientX - box.left) / box.width) * 100));
+  };
+  const up = () => {
+    divider.removeEventListener("pointermove", move);
+    divider.removeEventListener("pointerup", up);
+    page.classList.remove("dragging");
+    editor.refresh();
+  };
+  divider.addEventListener("pointermove", move);
+  divider.addEventListener("pointerup", up);
+});
+$("divider").addEventListener("keydown", (e) => {
+  if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+  const now = parseFloat(getComputedStyle(page).getPropertyValue("--split")) || 50;
+  localStorage.setItem("judge-split", split(now + (e.key === "ArrowLeft" ? -2 : 2)));
+  editor.refresh();
+});
+
+// -- start -------------------------------------------------------------------------------------
+async function start() {
+  showStatement("en");
+  await loadSource();
+  try {  // a judging of this file still running (the page was reloaded): follow it again
+    const active = await call(api("active"));
+    if (active.job) follow(active, "(it was running when this page loaded)");
+  } catch (e) { /* nothing to follow */ }
+}
+start();
