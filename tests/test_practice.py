@@ -296,6 +296,7 @@ def test_stress_finds_and_shrinks_the_tile_mapping_and_nothing_in_a_correct_file
     assert (clean["found"], clean["tried"], clean["case"]) == (False, 60, None)
 
 
+@pytest.mark.slow  # a hint (every bundled wrong file judged), then every test judged
 def test_solved_needs_an_ac_on_the_full_test_set_and_hints_are_not_attempts(tmp_path, home):
     judge(home, str(REFERENCE), "--tests", "001")
     assert _row(judge(home, "list").stdout, "gqa")[-5:] == ["5", "tried", "1", "-", "AC"]

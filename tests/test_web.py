@@ -315,6 +315,7 @@ def test_a_wrong_submission_shows_its_first_mismatch(client):
     assert mismatch["error"] > mismatch["allowed"] and failing["note"] and failing["sizes"]["T"] >= 1
 
 
+@pytest.mark.slow  # every bundled wrong file judged (test_window keeps a hint in the fast tier)
 def test_a_hint_names_the_statement_step_and_says_plainly_what_it_cannot_explain(client):
     report = judged(client, "gqa", "hint?level=2", WRONG)[-1]["report"]
     assert report["verdict"] == "WA" and report["hint"]["kind"] == "step" and report["hint"]["level"] == 2
@@ -520,6 +521,7 @@ def test_the_token_is_kept_across_restarts_and_rotated_on_request(tmp_path):
     assert url_rotated.split("?")[1] != url.split("?")[1] and url_rotated.endswith(kept.read_text().strip())
 
 
+@pytest.mark.slow  # five servers started
 def test_a_token_from_a_file_or_the_environment_and_never_a_short_one(tmp_path):
     given = tmp_path / "token"
     given.write_text("from-a-file-0123456789\n")
@@ -553,7 +555,8 @@ def test_a_bind_beyond_this_machine_says_it_is_plain_http(tmp_path):
     assert "the traffic is plain HTTP" in stderr and "ssh -L " in stderr
 
 
-@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("sent", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)],
+                         ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_or_sigterm_while_a_page_follows_a_judging_stops_everything_at_once(tmp_path, monkeypatch, sent):
     process, url = serve(tmp_path, env={"JUDGE_TOKEN": TOKEN})
     base = url.split("/?")[0]
