@@ -10,10 +10,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sandbox.sandbox import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_S = 1800  # a judging that hangs fails its test, not the whole suite
+
+
+def first_fast(cases: list[tuple]) -> list:
+    """Cases of one check, each a tuple of arguments: the fast tier runs the first, make test all."""
+    return [case if i == 0 else pytest.param(*case, marks=pytest.mark.slow) for i, case in enumerate(cases)]
 
 
 def judge_command(*args: str | Path) -> list[str]:

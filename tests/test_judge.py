@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import helpers
-from helpers import ROOT, assert_nothing_left, judge_command, processes_naming, run_judge
+from helpers import ROOT, assert_nothing_left, first_fast, judge_command, processes_naming, run_judge
 from problems import all_problems
 from sandbox.inside.walls import landlock_abi
 from sandbox.sandbox import sandbox_processes
@@ -84,7 +84,7 @@ def test_numpy_array_and_list_of_rows_both_accepted(tmp_path, package):
 
 
 # Checker: the probe test expects [[0, 1e6, 1e-9, 2], [0, 0, 0, 0]] with abs = rel = 1e-6.
-@pytest.mark.parametrize("row, verdict, why", [
+@pytest.mark.parametrize("row, verdict, why", first_fast([
     ("[1e-6, 1e6, 1e-9, 2.0]", "AC", "exactly at the absolute tolerance"),
     ("[1.0000001e-6, 1e6, 1e-9, 2.0]", "WA", "just past the absolute tolerance"),
     ("[0.0, 1e6 + 1.0, 1e-9, 2.0]", "AC", "exactly at the relative tolerance (1e-6 * 1e6 = 1)"),
@@ -93,14 +93,14 @@ def test_numpy_array_and_list_of_rows_both_accepted(tmp_path, package):
     ("[0.0, 1e6, 5e-7, 2.0]", "AC", "relative error 500 passes by absolute error"),
     ("[-1e-6, 1e6, 1e-9, 2.0]", "AC", "expected 0 allows the absolute tolerance either side"),
     ("[0.0, 1e6, 1e-9, 2.0 + 2.1e-6]", "WA", "2.1e-6 off a 2 exceeds both rules"),
-])
+]))
 def test_checker_boundaries(tmp_path, package, row, verdict, why):
     code, report = judge(tmp_path, f"return [{row}, [0.0, 0.0, 0.0, 0.0]]\n", package, "--tests", "002")
     assert report["verdict"] == verdict, why
     assert code == (0 if verdict == "AC" else 1)
 
 
-@pytest.mark.parametrize("ret, message", [
+@pytest.mark.parametrize("ret, message", first_fast([
     ("[[float('nan'), 1e6, 1e-9, 2.0], [0.0] * 4]", "row 0, column 0 is nan (1 of 8 elements are not finite)"),
     ("[[0.0, float('inf'), 1e-9, 2.0], [0.0] * 4]", "row 0, column 1 is inf (1 of 8 elements are not finite)"),
     ("[0.0, 1e6, 1e-9, 2.0, 0.0, 0.0, 0.0, 0.0]", "returned shape (8,), expected (2, 4) (the right number of elements: reshape it)"),
@@ -108,7 +108,7 @@ def test_checker_boundaries(tmp_path, package, row, verdict, why):
     ("None", "the method returned None"),
     ("[[0.0, 1e6, 1e-9, 2.0], ['0', 0.0, 0.0, 0.0]]", "element [1][0] is str '0', expected a number"),
     ("[[0.0, 1e6, 1e-9, 2.0], [None, 0.0, 0.0, 0.0]]", "element [1][0] is NoneType None, expected a number"),
-])
+]))
 def test_checker_rejects_bad_values_with_reason(tmp_path, package, ret, message):
     code, report = judge(tmp_path, f"return {ret}\n", package, "--tests", "002")
     assert (code, report["verdict"]) == (1, "WA")

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import helpers
+from helpers import first_fast
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "newproblem"
@@ -67,7 +68,7 @@ SOFTMAX = SOURCE / "softmax"
 RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (issue 11)
 
 
-@pytest.mark.parametrize("package, old, new, message", [
+@pytest.mark.parametrize("package, old, new, message", first_fast([
     (SOFTMAX, 'name = "Z"\n', "", "missing key 'args[1].name'"),
     (SOFTMAX, "min = 1\nmax = 300\ndescription = \"rows\"", "max = 300\ndescription = \"rows\"",
      "missing key 'sizes.R.min'"),
@@ -103,7 +104,7 @@ RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (
     (SOFTMAX, "[sizes.C]", "[sizes.K]\nmin = 1\nmax = 3\n\n[sizes.C]",
      "sizes.K: no argument shows it, so a test cannot give it: use it alone as an axis of an array's shape, give an "
      "int argument size = 'K', or move it to [derived]"),
-], ids=lambda value: value.name if isinstance(value, Path) else None)
+]), ids=lambda value: value.name if isinstance(value, Path) else None)
 def test_a_setters_mistake_in_problem_toml_is_one_line(tmp_path, package, old, new, message):
     folder = tmp_path / package.name
     shutil.copytree(package, folder)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import first_fast
 from problems import ProblemError, all_problems, load
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
@@ -374,7 +375,7 @@ def package(folder: Path, recipes: str, reference: str | None = None) -> Path:
 EDGE = '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 2}\n'
 
 
-@pytest.mark.parametrize(("recipes", "rule"), [
+@pytest.mark.parametrize(("recipes", "rule"), first_fast([
     ('[[test]]\ncategory = "edge"\nsizes = {T = 600, d_model = 8, h_q = 4, h_k = 2}\n',
      "test 1: T = 600 is outside [1, 512]"),
     ('[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k = 4}\n',
@@ -409,7 +410,7 @@ EDGE = '[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4, h_k =
      "variants.half: multiply must list arguments of grouped_query_attention, got []"),
     ('[[test]]\ncategory = "edge"\nsizes = {T = 2, d_model = 8, h_q = 4}\n',
      "test 1: sizes is missing h_k (give every size: T, d_model, h_q, h_k)"),
-])
+]))
 def test_recipes_breaking_problem_toml_are_refused(tmp_path, recipes, rule):
     folder = package(tmp_path / "pkg", recipes)
     run = cli(str(folder), "--out-dir", str(tmp_path / "out"))
