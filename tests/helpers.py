@@ -1,6 +1,6 @@
 """What several test files share: judging a file through the real command (`python -m judge`, as a
-user runs it), and finding processes by their command line in /proc, to tell that a judging left
-nothing running."""
+user runs it); reading /proc (processes by command line, their state, parents, children, memory)
+to tell what a judging left running; and `first_fast`, for the fast tier (-m "not slow")."""
 
 from __future__ import annotations
 
