@@ -24,8 +24,8 @@ The conversation:
 A warm sandbox (`Config.sessions`, kept by a worker across submissions) adds two tasks around each
 submission's: `session` (the fork server forks a session process that reads and serves the
 submission's tasks, while the fork server itself waits and never reads a byte of any submission)
-and `release` (the session kills its runs still in flight, answers `Released`, and exits; the
-fork server then reads the next `session`).
+and `release` (the session kills its runs still in flight and exits; the fork server, once it
+has reaped it, answers `Released` and reads the next `session`).
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ class Control:
 
 @dataclass
 class Released:
-    """The session's last word (after any run's Status it had to send): the next task is read by the
-    fork server."""
+    """The fork server's answer to `release`, once the session is gone (after any run's Status the
+    session had sent): the next task is read by the fork server."""
 
     released: bool = True
 

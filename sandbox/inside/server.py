@@ -94,12 +94,11 @@ def main() -> None:
         except (EOFError, ValueError):
             os._exit(0)  # the judge is done (or talks nonsense): no interpreter teardown to wait for
         if task.kind == "session" and config.sessions and not server.in_session:
-            _session(server)  # returns in the session process; the fork server waits in there
+            _session(server, proto_out)  # returns in the session process; the fork server waits in there
             continue
         if task.kind == "release" and server.in_session:
             runs.kill_all()
-            wire.send(proto_out, to_wire(Released()))
-            os._exit(0)
+            os._exit(0)  # the fork server answers once this process is gone
         if task.kind in ("session", "release"):
             os._exit(1)  # out of turn: the judge sees its sandbox lost and starts another
         if task.kind == "compile":
@@ -116,9 +115,10 @@ def main() -> None:
             interactive.await_end(proto_in)
 
 
-def _session(server: Server) -> None:
-    """Fork the process that serves one submission, and return in it; here, wait until it exits. The
-    fork server thus never reads a byte of any submission, and no session starts from another's memory."""
+def _session(server: Server, proto_out: int) -> None:
+    """Fork the process that serves one submission, and return in it; here, wait until it exits and
+    answer `Released`. The fork server thus never reads a byte of any submission, no session starts
+    from another's memory, and none is left when the judge hears that it ended."""
     pid = os.fork()
     if pid == 0:
         walls.prctl(walls.PR_SET_PDEATHSIG, signal.SIGKILL)  # gone with the fork server
@@ -127,6 +127,10 @@ def _session(server: Server) -> None:
     _, status = os.waitpid(pid, 0)
     if status != 0:  # it died unreleased: the judge sees its sandbox lost and starts another
         os._exit(1)
+    try:
+        wire.send(proto_out, to_wire(Released()))
+    except OSError:  # the judge is gone
+        os._exit(0)
 
 
 def _compiled(result: bytes):
