@@ -39,7 +39,9 @@ def classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[Verdict
     verdict RE, MLE or WA, never CE or JE.
     """
     if outcome.cpu_ms > limits.cpu_ms or outcome.signal == signal.SIGXCPU or outcome.ended_for == "cpu":
-        return Verdict.TLE, f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms"
+        if round(outcome.cpu_ms) > limits.cpu_ms:
+            return Verdict.TLE, f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms"
+        return Verdict.TLE, f"used more than the limit of {limits.cpu_ms} ms of CPU time"  # rounded, it reads as within
     if outcome.ended_for == "sleeping":
         return Verdict.TLE, (f"sleeping or blocked: ended after {outcome.wall_ms / 1000:.1f} s of wall-clock time, "
                              f"{limits.wall_ms / 1000:g} s of it neither running nor waiting for a CPU "

@@ -190,3 +190,10 @@ EXITED = "the process exited (code 0) before the method returned a result"
 def test_a_forged_report_never_gives_ce_je_or_ac(status, expected):
     """The report is the run's own claim: it can only make its own verdict RE, MLE or WA."""
     assert classify(run(), {"status": status, "phase": "import"}, LIMITS) == expected
+
+
+def test_a_time_just_over_the_limit_never_reads_as_within_it():
+    assert classify(run(cpu_ms=1000.4), EXCEPTION, LIMITS) == (
+        Verdict.TLE, "used more than the limit of 1000 ms of CPU time")
+    assert classify(run(cpu_ms=1000.6), EXCEPTION, LIMITS) == (
+        Verdict.TLE, "used 1001 ms of CPU time, over the limit of 1000 ms")
