@@ -426,12 +426,13 @@ def test_traceback_shows_the_submissions_own_lines(tmp_path, package):
 
 @pytest.mark.slow
 def test_output_flood_report_counts_every_line(tmp_path, package):
-    code, report = judge(tmp_path, "for i in range(2 * 10 ** 6):\n    print(i)\n", package, "--tests", "001")
+    # 41-byte lines: 8 MiB in ~0.1 s of CPU, far from the time limit however busy the machine
+    code, report = judge(tmp_path, "for i in range(4 * 10 ** 5):\n    print(f'{i:>40}')\n", package, "--tests", "001")
     assert report["verdict"] == "OLE"
     assert report["tests"][0]["message"] == "wrote 8388608 bytes to stdout/stderr, over the limit of 8 MiB"
     text = run_judge(tmp_path / "submission.py", "--problem", package, "--tests", "001").stdout
     lines = int(text.split(" lines in all, shortened)")[0].rsplit("(", 1)[1])
-    assert lines == len("".join(f"{i}\n" for i in range(2 * 10 ** 6)).encode()[:8 << 20].splitlines())
+    assert lines == len("".join(f"{i:>40}\n" for i in range(4 * 10 ** 5)).encode()[:8 << 20].splitlines())
 
 
 def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
