@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import socket
 import sys
 from pathlib import Path
 
 from classroom.judging import cores
+from web.cli import cannot_bind, url_host
 
 
 class UsageError(Exception):
@@ -59,15 +59,11 @@ def serve(argv: list[str]) -> int:
     except (UsageError, ConfigError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:  # say so in one line, before printing a URL that would not work
-        with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror} (choose another with --port)",
-              file=sys.stderr)
+    unbound = cannot_bind(args.host, args.port)
+    if unbound is not None:
+        print(f"error: {unbound}", file=sys.stderr)
         return 2
-    shown = f"[{args.host}]" if ":" in args.host else args.host
+    shown = url_host(args.host)
     print(f"class {folder} on http://{shown}:{args.port}/ ({'queue ' + args.queue if args.queue else 'judging here'})",
           flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")

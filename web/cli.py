@@ -57,13 +57,9 @@ def main(argv: list[str]) -> int:
     except TokenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    try:  # say so in one line, before printing a URL that would not work
-        with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"error: cannot serve on {args.host}:{args.port}: {exc.strerror} (choose another with --port)",
-              file=sys.stderr)
+    unbound = cannot_bind(args.host, args.port)
+    if unbound is not None:
+        print(f"error: {unbound}", file=sys.stderr)
         return 2
     if token is None:
         try:
@@ -76,7 +72,7 @@ def main(argv: list[str]) -> int:
               "machine, and the traffic is plain HTTP: the token and your code cross the network unencrypted. "
               f"Prefer the default 127.0.0.1 and an SSH tunnel from the other machine: "
               f"ssh -L {args.port}:127.0.0.1:{args.port} {socket.gethostname()}", file=sys.stderr)
-    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    shown_host = url_host(args.host)
     app = create_app(token, practice=args.practice, host=args.host, port=args.port)
     print(f"http://{shown_host}:{args.port}/?token={token}", flush=True)
 
@@ -93,3 +89,20 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped (or it came before)
         app.state.shutdown()
     return 0
+
+
+def cannot_bind(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port, in one line, or None: said before a URL that
+    would not work is printed."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        return f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)"
+    return None
+
+
+def url_host(host: str) -> str:
+    """The host as a URL names it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host
