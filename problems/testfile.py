@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import orjson
 
 from problems.package import Problem, ProblemError
 
@@ -29,12 +32,45 @@ def category_of(path: Path) -> str:
 
 def read_test(problem: Problem, path: Path) -> TestCase:
     """Parse a test file; a malformed one is a ProblemError naming the file and what is wrong."""
-    text = test_text(path)
     try:
-        data = test_decoder(path).decode(text)
-    except json.JSONDecodeError as exc:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ProblemError(f"{path}: no such test file") from None
+    try:
+        data = _parse(raw, path)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise not_json(path, exc) from None
     return test_from(problem, path, data)
+
+
+def _parse(raw: bytes, path: Path) -> object:
+    """What test_decoder reads from a test file, read ~3x faster by orjson where it can tell.
+
+    Parsing a test's numbers is most of a problem's first judging. orjson keeps the last of two
+    keys, so the keys the text holds are counted against the keys parsed; it refuses NaN and makes
+    floats of ints past 64 bits. A file where it fails, counts otherwise (a key twice, '":' inside
+    a string) or made such a float outside an array is read by json: its value, or its error.
+    (Inside an array that float is the number json's int becomes on the wire.)"""
+    try:
+        data = orjson.loads(raw)
+        if len(_KEY_END.findall(raw)) == _keys(data):
+            return data
+    except orjson.JSONDecodeError:
+        pass
+    return test_decoder(path).decode(raw.decode("utf-8"))
+
+
+_KEY_END = re.compile(rb'"\s*:')  # where a key ends; inside a string only as \":, counted too
+
+
+def _keys(data: object) -> int:
+    """The keys of the objects not inside an array (a test file's), -1 for a float past 2**64."""
+    if not isinstance(data, dict):
+        return 0
+    if any(isinstance(v, float) and abs(v) >= 2.0**64 for v in data.values()):
+        return -1
+    inner = [_keys(v) for v in data.values() if isinstance(v, dict)]
+    return -1 if -1 in inner else len(data) + sum(inner)
 
 
 def test_decoder(where: Path | str) -> json.JSONDecoder:
@@ -51,16 +87,6 @@ def test_decoder(where: Path | str) -> json.JSONDecoder:
         return data
 
     return json.JSONDecoder(object_pairs_hook=members)
-
-
-def test_text(path: Path) -> str:
-    """A test file's text (ProblemError when it is missing or not UTF-8)."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ProblemError(f"{path}: no such test file") from None
-    except UnicodeDecodeError as exc:
-        raise not_json(path, exc) from None
 
 
 def not_json(path: Path, exc: ValueError) -> ProblemError:
