@@ -33,7 +33,7 @@ def _class_dir(value: str, create: bool = False) -> Path:
 
 
 def serve(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m judge serve --class DIR",
+    parser = argparse.ArgumentParser(prog="python -m judge serve",
                                      description="Serve a class or a contest: accounts, submissions, scoreboard.")
     parser.add_argument("--class", dest="folder", required=True, help="the class's folder (created if missing)")
     parser.add_argument("--queue", help="redis://HOST:PORT/N: judge on workers that read this queue (python -m judge "

@@ -58,9 +58,12 @@ def test_help_lists_every_command(home):
     shown = judge(home, "--help")
     assert shown.returncode == 0
     listed = shown.stdout.split("commands (python -m judge COMMAND --help for each):\n")[1].splitlines()
-    assert [line.split()[0] for line in listed] == ["start", "run", "stress", "list", "history", "editorial", "serve"]
-    for command in ("start", "run", "stress", "list", "history", "editorial", "serve"):
-        assert judge(home, command, "--help").stdout.startswith(f"usage: python -m judge {command} ")
+    commands = ["start", "run", "stress", "list", "history", "editorial", "serve", "serve --class", "class", "worker"]
+    assert [line[:17].strip() for line in listed] == commands
+    for command in commands:
+        usage = judge(home, *command.split(), *(["DIR"] if command == "serve --class" else []), "--help").stdout
+        assert usage.startswith(f"usage: python -m judge {command.removesuffix(' --class')} "), usage
+        assert ("--class FOLDER" in usage) == (command == "serve --class"), usage
 
 
 def test_start_of_an_unknown_problem_is_one_line(home):
