@@ -194,7 +194,8 @@ def inside_outside(home: str) -> None:
         protocol = json.dumps({"method": problem.method, "stream": problem.stream,
                                "arguments": list(problem.constructor if problem.interactive else problem.arg_names)})
         outside_cmd = [sys.executable, str(INSIDE_OUTSIDE / "outside.py"), str(path), protocol, str(test_path)]
-        judge_cmd = [sys.executable, "-m", "judge", str(path), "--problem", str(problem.root), "--tests", test, "--json"]
+        judge_cmd = [sys.executable, "-m", "judge", str(path), "--problem", str(problem.root), "--tests", test,
+                     "--json"]
         lockstep_cmd = [sys.executable, "-c", FLOOR, str(path), json.dumps({
             "method": problem.method, "constructor": list(problem.constructor), "stream": problem.stream,
             "lockstep": True}), str(test_path)]
@@ -213,7 +214,8 @@ def inside_outside(home: str) -> None:
         (inside, inside_sys, verdict), (outside, outside_sys) = (sorted(x)[len(x) // 2] for x in (insides, outsides))
         ratio = inside / outside
         row = (f"{name.removesuffix('.py'):<14} {slug + ' ' + test:<20} {inside:>4.0f} ms {inside_sys:>3.0f} ms "
-               f"{outside:>5.0f} ms {outside_sys:>3.0f} ms {ratio:>6.2f}  {'yes' if ratio <= INSIDE_OUTSIDE_AIM else 'no':<7}")
+               f"{outside:>5.0f} ms {outside_sys:>3.0f} ms {ratio:>6.2f}  "
+               f"{'yes' if ratio <= INSIDE_OUTSIDE_AIM else 'no':<7}")
         if locksteps:
             lockstep = statistics.median(locksteps)
             row += f"  {lockstep:>5.0f} ms {inside / lockstep:>6.2f}"
@@ -242,7 +244,8 @@ def protocol_fixture(work: Path) -> Problem:
 
 def main() -> int:
     ok = True
-    print(f"{'problem':<11} {'tests':>5} {'floor':>8} {'judge':>8} {'ratio':>6} {'per-test overhead':>18} {'bound':>8}  within"
+    print(f"{'problem':<11} {'tests':>5} {'floor':>8} {'judge':>8} {'ratio':>6} {'per-test overhead':>18} "
+          f"{'bound':>8}  within"
           f"  <=1.3x  {'cold':>7} {'ratio':>6}  {'warm':>7} {'ratio':>6}  <={WARM_AIM}x")
     warm = WarmJudge({p.slug: p for p in all_problems()}, "bench")
     warm.warm_up()  # as a class's worker is before its first submission

@@ -21,8 +21,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, judge_command
+
 from sandbox.sandbox import sandbox_processes
 
 pytestmark = pytest.mark.slow  # a real Chromium and server: seconds per page
@@ -37,7 +37,8 @@ TOKEN = "browser-test-token"
 ACCEPTED = (ROOT / "solutions" / "gqa" / "accepted" / "grouped_tall_no_bK.py").read_text()
 WRONG = (ROOT / "solutions" / "gqa" / "wrong_answer" / "forgot_b_O.py").read_text()
 PRINTS = ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
-                          "        X = np.asarray(X, dtype=np.float64)\n        print('debug', X.shape, '<i>not html</i>')\n"
+                          "        X = np.asarray(X, dtype=np.float64)\n"
+                          "        print('debug', X.shape, '<i>not html</i>')\n"
                           "        raise ValueError('oops')\n", 1)
 SLOW = re.sub(r"(    def __init__\(self.*\n)", r"\1        import time\n        end = time.process_time() + 0.9\n"
               r"        while time.process_time() < end:\n            pass\n",

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from helpers import ROOT, run_judge
+
 from problems import load
 
 BENCH = ROOT / "bench" / "inside_outside"

@@ -16,9 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 import helpers
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "interactive"
@@ -112,7 +111,8 @@ def test_an_exception_in_the_constructor(setter, tmp_path):
 
 
 def test_an_exception_in_a_step_names_the_step(setter, tmp_path):
-    code, report = judge(setter, tmp_path, CORRECT.replace("self.n += 1", "self.n += 1\n            assert self.n < 3, 'full'"))
+    failing = CORRECT.replace("self.n += 1", "self.n += 1\n            assert self.n < 3, 'full'")
+    code, report = judge(setter, tmp_path, failing)
     first = report["tests"][0]
     assert (report["verdict"], first["step"]) == ("RE", 2)
     assert first["message"] == "AssertionError: full in step 2 (counting from 0)"

@@ -18,10 +18,10 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 import helpers
+import pytest
 from helpers import ROOT, assert_nothing_left, first_fast, judge_command, processes_naming, run_judge
+
 from problems import all_problems
 from sandbox.inside.walls import landlock_abi
 from sandbox.sandbox import sandbox_processes
@@ -31,7 +31,8 @@ SAMPLE = json.loads((GQA / "tests" / "001-sample.json").read_text())
 SAMPLE_INPUT = SAMPLE["input"]
 # as root, the uids of a box of the judging's own (sandbox/box.py); as a user, the user's
 RUN_UIDS = r"2\d{9}-2\d{9} \(a box of its own\)" if os.geteuid() == 0 else str(os.geteuid())
-HEADER = "import numpy as np\nclass Solution:\n    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):\n"
+HEADER = ("import numpy as np\nclass Solution:\n"
+          "    def grouped_query_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, h_q, h_k, W_O, b_O):\n")
 
 
 def _reference_output() -> list:
@@ -62,7 +63,8 @@ def test_reference_is_accepted(tmp_path, package):
     code, report = judge(tmp_path, "", package, "--tests", "001", header=(GQA / "reference.py").read_text())
     assert (code, report["verdict"], report["passed"], report["total"]) == (0, "AC", 1, 1)
     assert report["tests"][0]["max_abs_err"] <= 1e-15  # stored: the longdouble result, rounded
-    assert set(report["tests"][0]) == {"name", "verdict", "time_ms", "user_ms", "memory_mb", "max_abs_err", "max_rel_err",
+    assert set(report["tests"][0]) == {"name", "verdict", "time_ms", "user_ms", "memory_mb", "max_abs_err",
+                                       "max_rel_err",
                                            "message", "output", "output_size", "traceback", "note", "sizes"}
 
 
@@ -103,7 +105,8 @@ def test_checker_boundaries(tmp_path, package, row, verdict, why):
 @pytest.mark.parametrize("ret, message", first_fast([
     ("[[float('nan'), 1e6, 1e-9, 2.0], [0.0] * 4]", "row 0, column 0 is nan (1 of 8 elements are not finite)"),
     ("[[0.0, float('inf'), 1e-9, 2.0], [0.0] * 4]", "row 0, column 1 is inf (1 of 8 elements are not finite)"),
-    ("[0.0, 1e6, 1e-9, 2.0, 0.0, 0.0, 0.0, 0.0]", "returned shape (8,), expected (2, 4) (the right number of elements: reshape it)"),
+    ("[0.0, 1e6, 1e-9, 2.0, 0.0, 0.0, 0.0, 0.0]",
+     "returned shape (8,), expected (2, 4) (the right number of elements: reshape it)"),
     ("[[0.0, 1e6, 1e-9, 2.0]]", "returned shape (1, 4), expected (2, 4)"),
     ("None", "the method returned None"),
     ("[[0.0, 1e6, 1e-9, 2.0], ['0', 0.0, 0.0, 0.0]]", "element [1][0] is str '0', expected a number"),
@@ -171,7 +174,8 @@ def test_wrong_method_name_is_a_usage_error(tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["/no/such/file.py"], "error: /no/such/file.py: no such file\n"),
     (["tests/test_judge.py", "--problem", "nope"],
-     "error: unknown problem 'nope': known problems are " + ", ".join(f"{p.slug} ({p.id})" for p in all_problems()) + "\n"),
+     "error: unknown problem 'nope': known problems are "
+     + ", ".join(f"{p.slug} ({p.id})" for p in all_problems()) + "\n"),
     (["problems/gqa/reference.py", "--progress"], "error: --progress goes with --json: its lines are JSON objects\n"),
     (["problems/gqa/reference.py", "--problem", "gqa", "--tests", "999"],
      "error: --tests 999: no test of gqa matches (names look like 001-sample)\n"),
@@ -214,7 +218,8 @@ def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, pac
     test = report["tests"][0]
     assert (code, report["verdict"], test["verdict"]) == (1, "TLE", "TLE")
     assert 1000 < test["time_ms"] < 1100, test
-    assert re.fullmatch(r"used 10\d\d ms of CPU time, over the limit of 1000 ms|used more than the limit of 1000 ms of CPU time", test["message"]), test["message"]
+    assert re.fullmatch(r"used 10\d\d ms of CPU time, over the limit of 1000 ms"
+                        r"|used more than the limit of 1000 ms of CPU time", test["message"]), test["message"]
 
 
 @pytest.mark.slow
@@ -400,7 +405,8 @@ def test_fallback_without_namespaces_still_walls_the_run(tmp_path, package):
 
 def test_transposed_output_is_named(tmp_path, package):
     code, report = judge(tmp_path, "return np.zeros((4, 2))\n", package, "--tests", "002")
-    assert report["tests"][0]["message"] == "returned shape (4, 2), expected (2, 4) (it looks transposed: the axes in reverse order)"
+    assert report["tests"][0]["message"] == (
+        "returned shape (4, 2), expected (2, 4) (it looks transposed: the axes in reverse order)")
 
 
 def test_several_test_patterns_add_up(tmp_path, package):
@@ -502,7 +508,8 @@ def _runs_of(path: Path) -> set[int]:
     (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]})[:-1] + ', "expected": [[1.0]]}',
      "the key 'expected' appears twice"),
     (json.dumps({"input": SAMPLE_INPUT, "expected": [[0.0]]}) + "]", "not valid JSON (Extra data"),
-    ('{"input": {"X": [[1.0]], ' + json.dumps(SAMPLE_INPUT)[1:] + ', "expected": [[0.0]]}', "the key 'X' appears twice"),
+    ('{"input": {"X": [[1.0]], ' + json.dumps(SAMPLE_INPUT)[1:] + ', "expected": [[0.0]]}',
+     "the key 'X' appears twice"),
 ])
 def test_a_stored_test_that_cannot_be_read_is_one_line_naming_it(tmp_path, package, text, rule):
     """Tests are read ahead by a process of the judge's own: a broken file still ends the judging

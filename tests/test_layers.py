@@ -28,7 +28,8 @@ def _modules() -> dict[str, Path]:
     found = {}
     for package in ALLOWED:
         for path in (ROOT / package).rglob("*.py"):
-            if "__pycache__" in path.parts or path.is_relative_to(ROOT / "problems") and path.parent != ROOT / "problems":
+            in_package = path.is_relative_to(ROOT / "problems") and path.parent != ROOT / "problems"
+            if "__pycache__" in path.parts or in_package:
                 continue  # a problem's reference.py is data the engines load by path, not a module of ours
             parts = path.relative_to(ROOT).with_suffix("").parts
             found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, is_python, judge, judge_command, judge_env, run_judge
+
 from sandbox.sandbox import sandbox_processes
 
 pytestmark = pytest.mark.slow  # busy loops on every core, then judgings that must hold under them
@@ -29,7 +29,8 @@ def _busy(per_core: int):
     """Busy loops in the test's own session: where the kernel groups a session's processes for
     scheduling (autogroup), they share the judge's group, and the sandbox's session competes
     with that whole group."""
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(per_core * (os.cpu_count() or 1))]
+    count = per_core * (os.cpu_count() or 1)
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
     try:
         yield
     finally:
@@ -77,7 +78,8 @@ def test_an_interactive_run_is_not_charged_for_the_judges_turns():
     TLE, "sleeping or blocked", while they were counted as the run's)."""
     for _ in range(3):  # on a machine busy before the test's own loops, the run may get no verdict
         with _busy(8):
-            code, report = judge(ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py", "--tests", "020")
+            code, report = judge(ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py",
+                                 "--tests", "020")
         if not (code == 2 and "too busy to judge" in report.get("error", "")):
             break
     else:

@@ -12,9 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import helpers
+import pytest
 from helpers import first_fast
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, judge_command, judge_env, run_judge
+
 from problems import all_problems
 
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
@@ -217,9 +217,9 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     from concurrent.futures import ThreadPoolExecutor
 
     from coach.hints import _same
-    from problems.bundled import bundled
     from grading.session import judge_file
     from problems import load
+    from problems.bundled import bundled
 
     problem = load(slug)
     wrong = sorted(e.path for e in bundled(problem) if e.expected == "WA")
@@ -324,7 +324,8 @@ def test_a_hint_on_another_verdict_says_hints_explain_wrong_answers(tmp_path, ho
     starter = tmp_path / "starter.py"
     judge(home, "start", "gqa", "--out", str(starter))
     text = judge(home, str(starter), "--hint").stdout
-    assert "Hint (level 1): hints explain wrong answers (WA) only; a Runtime Error is explained by its traceback" in text
+    assert ("Hint (level 1): hints explain wrong answers (WA) only; a Runtime Error is explained by its "
+            "traceback") in text
     accepted = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--hint", "--json").stdout)
     assert accepted["hint"]["kind"] == "not_wa" and "this file is accepted" in accepted["hint"]["text"]
 

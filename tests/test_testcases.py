@@ -16,14 +16,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import first_fast
+
 from problems import ProblemError, all_problems, load
 from testcases import oracle
 from testcases.condition import CONDITION_FRACTION, tolerance
 from testcases.draw import draw_input
-from testcases.expose import EXPOSE_MIN_TOLERANCES
-from testcases.expose import separation
+from testcases.expose import EXPOSE_MIN_TOLERANCES, separation
 from testcases.package_rules import violations
 from testcases.recipes import CATEGORIES, Variant, categories, load_recipes, load_variants, parse_recipe
 from testcases.render import LANGUAGES, blocks_for, problems_table, read_blocks
@@ -105,11 +104,13 @@ def test_regeneration_is_byte_identical(regenerated):
         fresh = sorted(p.name for p in (regenerated / problem.slug / "tests").glob("*.json"))
         assert fresh == [p.name for p in problem.test_files()], problem.slug
         for name in fresh:
-            assert (regenerated / problem.slug / "tests" / name).read_bytes() == (problem.tests_dir / name).read_bytes(), name
+            made = (regenerated / problem.slug / "tests" / name).read_bytes()
+            assert made == (problem.tests_dir / name).read_bytes(), name
         for file in LANGUAGES.values():
             spec = regenerated / problem.slug / file
             if spec.is_file():  # only when the statement has generated blocks
-                assert spec.read_bytes() == (problem.root / file).read_bytes(), f"{problem.slug}: {file} blocks are stale"
+                assert spec.read_bytes() == (problem.root / file).read_bytes(), \
+                    f"{problem.slug}: {file} blocks are stale"
 
 
 @pytest.mark.parametrize("problem", PROBLEMS, ids=lambda p: p.slug)

@@ -18,9 +18,20 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import (
+    ROOT,
+    age,
+    assert_nothing_left,
+    children,
+    is_python,
+    judge_command,
+    judge_env,
+    parent,
+    run_judge,
+    state,
+    status,
+)
 
-from helpers import (ROOT, age, assert_nothing_left, children, is_python, judge_command, judge_env, parent, run_judge,
-                     state, status)
 from sandbox.box import BASE_UID, UIDS_PER_BOX
 from sandbox.sandbox import sandbox_processes
 
@@ -41,7 +52,8 @@ def checkout_state() -> str:
                           capture_output=True, text=True).stdout
 
 
-def judge(sub: Path, *extra: str, mode: str = "auto", text: bool = False, problem: str = "gqa") -> tuple[int, dict | str]:
+def judge(sub: Path, *extra: str, mode: str = "auto", text: bool = False,
+          problem: str = "gqa") -> tuple[int, dict | str]:
     """Judge `sub` (on gqa) through the real entry point, checking what every judging must hold."""
     before, machine = checkout_state(), settings()
     proc = run_judge(sub, "--problem", problem, *extra, *([] if text else ["--json"]), mode=mode, text=False)
@@ -86,7 +98,8 @@ def test_run_is_not_host_root_and_cannot_write_sysctls(mode):
 USER = 4242
 
 
-def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto", checkout_at: Path | None = None) -> list[dict]:
+def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto",
+            checkout_at: Path | None = None) -> list[dict]:
     """Root runs `python -m judge FILE ... --json` for each judging, all at once, as uid 4242 in
     a private mount namespace where the checkout and the Python installation are bound to places
     uid 4242 can enter (a clone in a 0700 temporary folder, pyenv under /root): the judge's walls
@@ -113,13 +126,14 @@ def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto", ch
     if str(python).startswith("/root/"):  # show root's home as just the Python installation
         steps += ["mount -t tmpfs -o mode=755 none /root", f"mkdir -p {python}", f"mount --bind {work}/py {python}"]
     interpreter = f"{co}/{venv_python}" if venv_python else sys.executable
-    runs = " ".join(f"({interpreter} -m judge {' '.join(str(work / 'sub' / a) if a in {f.name for f in files} else a for a in args)}"
+    names = {f.name for f in files}
+    runs = " ".join(f"({interpreter} -m judge {' '.join(str(work / 'sub' / a) if a in names else a for a in args)}"
                     f" --json > {work}/out/{i}.json) &" for i, args in enumerate(judgings))
     steps += [f"cd {co}", f"exec setpriv --reuid {USER} --regid {USER} --clear-groups env HOME=/nonexistent "
               f"JUDGE_SANDBOX={mode} sh -c '{runs} wait'"]
     machine = settings()
-    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", "set -e; " + " && ".join(steps)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                           "set -e; " + " && ".join(steps)], capture_output=True, text=True, cwd=ROOT, timeout=1800)
     try:
         assert settings() == machine
         outputs = [(work / "out" / f"{i}.json").read_text() for i in range(len(judgings))]
@@ -132,7 +146,8 @@ def as_user(files: list[Path], judgings: list[list[str]], mode: str = "auto", ch
 
 @pytest.mark.slow
 def test_as_a_normal_user_too():
-    [report] = as_user([HOSTILE / "sysctl_write_back.py"], [["sysctl_write_back.py", "--problem", "gqa", "--tests", "001"]])
+    [report] = as_user([HOSTILE / "sysctl_write_back.py"],
+                       [["sysctl_write_back.py", "--problem", "gqa", "--tests", "001"]])
     assert report["isolation"].endswith(f"runs as host uid {USER}")
     assert report["tests"][0]["message"].startswith(f"RuntimeError: host uid {USER}; wrote 0 of ")
 
@@ -392,7 +407,8 @@ def test_a_run_imports_the_modules_submissions_use(tmp_path, mode):
     top = [name for name in PRELOAD if not name.startswith("numpy.")]
     sub = tmp_path / "imports.py"
     sub.write_text(
-        REFERENCE.decode().replace("import numpy as np\n", "import numpy as np\nimport " + ", ".join(top) + "\n", 1).replace(
+        REFERENCE.decode().replace("import numpy as np\n", "import numpy as np\nimport " + ", ".join(top) + "\n",
+                                   1).replace(
             "        f = lambda a:",
             "        import importlib\n"
             "        assert [importlib.import_module(m).__name__ for m in %r] == %r\n"
@@ -439,8 +455,9 @@ def _damaged(program: bytes) -> dict[str, bytes]:
 
     sentinel = PID_SENTINEL.to_bytes(4, sys.byteorder)
     return {"cut short": program[:-13], "empty": b"", "another format": b"judge-seccomp-0" + program[15:],
-            "length changed": program[:16] + (int.from_bytes(program[16:20], sys.byteorder) + 8).to_bytes(4, sys.byteorder)
-            + program[20:], "offsets moved": program.replace(sentinel, b"\0\0\0\0")}
+            "length changed": program[:16]
+            + (int.from_bytes(program[16:20], sys.byteorder) + 8).to_bytes(4, sys.byteorder) + program[20:],
+            "offsets moved": program.replace(sentinel, b"\0\0\0\0")}
 
 
 @pytest.mark.slow
@@ -465,7 +482,8 @@ def test_a_damaged_stored_seccomp_program_is_built_again(damage):
 
 def test_an_unknown_sandbox_mode_is_refused():
     proc = run_judge(HOSTILE / "snoop.py", "--problem", "gqa", mode="off")
-    assert (proc.returncode, proc.stderr) == (2, "error: JUDGE_SANDBOX=off: expected one of auto, bwrap, landlock, none\n")
+    assert (proc.returncode, proc.stderr) == (
+        2, "error: JUDGE_SANDBOX=off: expected one of auto, bwrap, landlock, none\n")
 
 
 # -- 9. Python's own rules for source files ---------------------------------------------------

@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from helpers import children, judge_command
+
 from sandbox.sandbox import sandbox_processes
 
 starlette = pytest.importorskip("starlette", reason="the web extras are not installed (make installs them)")
@@ -587,7 +587,8 @@ def test_ctrl_c_or_sigterm_while_a_page_follows_a_judging_stops_everything_at_on
     seen: list[str] = []
 
     def follow() -> None:
-        request = urllib.request.Request(f"{base}/api/jobs/{jobs[0]}/events", headers={"Cookie": f"judge_token={TOKEN}"})
+        request = urllib.request.Request(f"{base}/api/jobs/{jobs[0]}/events",
+                                         headers={"Cookie": f"judge_token={TOKEN}"})
         with urllib.request.urlopen(request, timeout=120) as stream:
             seen.extend(line.decode().strip() for line in stream)
 

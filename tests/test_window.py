@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, run_judge
+
 from problems import load
 from problems.bundled import bundled
 
