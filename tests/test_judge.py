@@ -442,23 +442,8 @@ def test_output_flood_report_counts_every_line(tmp_path, package):
 
 
 def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
-    """Ctrl-C while a run sleeps (a 60 s limit: no wall clock ends it first, however slow the
-    machine is to start it)."""
-    slow = tmp_path / "gqa"
-    shutil.copytree(package, slow)
-    toml = slow / "problem.toml"
-    toml.write_text(toml.read_text().replace("time_limit_ms = 1000", "time_limit_ms = 60000"))
-    sub = tmp_path / "submission.py"
-    sub.write_text(HEADER + "        import time\n        time.sleep(300)\n")
-    proc = subprocess.Popen(judge_command(sub, "--problem", slow),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    deadline = time.monotonic() + 120
-    while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if not _runs_of(sub):  # say why: the judge's own words, not just that no run was seen
-        proc.kill()
-        out, err = proc.communicate(timeout=60)
-        pytest.fail(f"the run never started (judge exit {proc.returncode}): {out}{err}")
+    """Ctrl-C while a run sleeps."""
+    sub, proc = _judging_a_sleeper(tmp_path, package)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
@@ -471,22 +456,33 @@ def test_ctrl_c_says_interrupted_and_leaves_nothing_running(tmp_path, package):
 def test_an_interrupt_stops_a_judging_even_from_a_background_shell(tmp_path, package, how):
     """A shell starts a command in the background with SIGINT ignored, and the web page's queue
     may run there: its Cancel (SIGINT) must still stop the judging; so must `kill` (SIGTERM)."""
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if how.startswith("SIGINT") else None
+    sub, proc = _judging_a_sleeper(tmp_path, package, preexec_fn=ignore)
+    proc.send_signal(signal.SIGINT if how.startswith("SIGINT") else signal.SIGTERM)
+    out, err = proc.communicate(timeout=300)
+    assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
+    assert_nothing_left(sub)
+
+
+def _judging_a_sleeper(tmp_path: Path, package: Path, preexec_fn=None) -> tuple[Path, subprocess.Popen]:
+    """`python -m judge` on a file that sleeps in its run, with a 60 s limit (no wall clock ends it
+    first, however slow the machine is to start it), returned once its run is seen."""
     slow = tmp_path / "gqa"
     shutil.copytree(package, slow)
     toml = slow / "problem.toml"
     toml.write_text(toml.read_text().replace("time_limit_ms = 1000", "time_limit_ms = 60000"))
     sub = tmp_path / "submission.py"
     sub.write_text(HEADER + "        import time\n        time.sleep(300)\n")
-    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if how.startswith("SIGINT") else None
-    proc = subprocess.Popen(judge_command(sub, "--problem", slow), preexec_fn=ignore,
+    proc = subprocess.Popen(judge_command(sub, "--problem", slow), preexec_fn=preexec_fn,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     deadline = time.monotonic() + 120
     while not _runs_of(sub) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
-    proc.send_signal(signal.SIGINT if how.startswith("SIGINT") else signal.SIGTERM)
-    out, err = proc.communicate(timeout=300)
-    assert (proc.returncode, out, err) == (130, "", "interrupted\n"), out + err
-    assert_nothing_left(sub)
+    if not _runs_of(sub):  # say why: the judge's own words, not just that no run was seen
+        proc.kill()
+        out, err = proc.communicate(timeout=60)
+        pytest.fail(f"the run never started (judge exit {proc.returncode}): {out}{err}")
+    return sub, proc
 
 
 def _runs_of(path: Path) -> set[int]:
