@@ -20,7 +20,8 @@ class Check:
     detail: dict | None = None  # the first mismatch as data (the message's figures), for a page to lay out
 
 
-def _position(index: tuple[int, ...]) -> str:
+def position(index: tuple[int, ...]) -> str:
+    """Where an element is, as the messages say it: row and column, element i, or element [i][j][k]."""
     if len(index) == 2:
         return f"row {index[0]}, column {index[1]}"
     if len(index) == 1:
@@ -43,9 +44,9 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     bad = ~np.isfinite(got)
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Check(False, f"{_position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
+        return Check(False, f"{position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
                             "elements are not finite)",
-                     detail={"index": list(index), "position": _position(index), "got": repr(float(got[index])),
+                     detail={"index": list(index), "position": position(index), "got": repr(float(got[index])),
                              "expected": float(expected[index]), "differ": int(bad.sum()), "elements": int(got.size)})
     err = np.abs(got - expected)
     scale = np.abs(expected)
@@ -58,10 +59,10 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     if not wrong.any():
         return Check(True, "", max_abs, max_rel)
     index = tuple(int(i) for i in np.argwhere(wrong)[0])
-    message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
+    message = (f"{position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
                f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
                f"{int(wrong.sum())} of {got.size} elements differ")
-    detail = {"index": list(index), "position": _position(index), "expected": float(expected[index]),
+    detail = {"index": list(index), "position": position(index), "expected": float(expected[index]),
               "got": float(got[index]), "error": float(err[index]), "allowed": float(allowed[index]),
               "differ": int(wrong.sum()), "elements": int(got.size)}
     return Check(False, message, max_abs, max_rel, detail)

@@ -426,7 +426,9 @@ function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 function hintBox(h) {
   let body;
   if (h.kind === "step") {
-    body = `<p>Your output goes wrong at <b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
+    body = (h.nonfinite ? `<p>${esc(capital(h.nonfinite.text))}.</p>` : "") +
+      `<p>${h.nonfinite ? "Your finite values are those of a bundled mistake: your" : "Your"} output goes wrong at ` +
+      `<b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
       ? `<p class="bug">The bug: ${h.bugs.map(esc).join("; or ")}</p>`
       : `<button id="hint-more">Show the bug (level 2)</button>`);
   } else if (h.kind === "own") {
