@@ -31,7 +31,8 @@ def diagnosis(got: np.ndarray, interactive: bool = False) -> dict | None:
     value = float(got[index])
     kinds = " and ".join(name for name, present in (("NaN", np.isnan(got).any()), ("inf", np.isinf(got).any()))
                          if present)
-    text = (f"your output holds {kinds}: {where} is {value!r}, the first ({int(bad.sum())} of {got.size} elements "
-            f"are not finite). {MEANING}")
-    return {"index": list(index), "position": where, "value": repr(value), "count": int(bad.sum()),
+    count = int(bad.sum())
+    text = (f"your output holds {kinds}: {count} of its {got.size} elements {'is' if count == 1 else 'are'} not "
+            f"finite, the first at {where} ({value!r}). {MEANING}")
+    return {"index": list(index), "position": where, "value": repr(value), "count": count,
             "elements": int(got.size), "text": text}

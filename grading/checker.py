@@ -20,8 +20,7 @@ class Check:
     detail: dict | None = None  # the first mismatch as data (the message's figures), for a page to lay out
 
 
-def position(index: tuple[int, ...]) -> str:
-    """Where an element is, as the messages say it: row and column, element i, or element [i][j][k]."""
+def _position(index: tuple[int, ...]) -> str:
     if len(index) == 2:
         return f"row {index[0]}, column {index[1]}"
     if len(index) == 1:
@@ -44,9 +43,9 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     bad = ~np.isfinite(got)
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
-        return Check(False, f"{position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
+        return Check(False, f"{_position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
                             "elements are not finite)",
-                     detail={"index": list(index), "position": position(index), "got": repr(float(got[index])),
+                     detail={"index": list(index), "position": _position(index), "got": repr(float(got[index])),
                              "expected": float(expected[index]), "differ": int(bad.sum()), "elements": int(got.size)})
     err = np.abs(got - expected)
     scale = np.abs(expected)
@@ -59,10 +58,10 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     if not wrong.any():
         return Check(True, "", max_abs, max_rel)
     index = tuple(int(i) for i in np.argwhere(wrong)[0])
-    message = (f"{position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
+    message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
                f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
                f"{int(wrong.sum())} of {got.size} elements differ")
-    detail = {"index": list(index), "position": position(index), "expected": float(expected[index]),
+    detail = {"index": list(index), "position": _position(index), "expected": float(expected[index]),
               "got": float(got[index]), "error": float(err[index]), "allowed": float(allowed[index]),
               "differ": int(wrong.sum()), "elements": int(got.size)}
     return Check(False, message, max_abs, max_rel, detail)
@@ -70,3 +69,8 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
 
 def _shape(shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(str, shape)) + (",)" if len(shape) == 1 else ")")
+
+
+def position(index: tuple[int, ...]) -> str:
+    """Where an element is, in the words of the checker's messages (the hints say it the same way)."""
+    return _position(index)
