@@ -242,3 +242,23 @@ def test_a_time_just_over_the_limit_never_reads_as_within_it():
         Verdict.TLE, "stopped on reaching the limit of 1000 ms of CPU time")
     assert classify(run(cpu_ms=1000.6), EXCEPTION, LIMITS) == (
         Verdict.TLE, "used 1001 ms of CPU time, over the limit of 1000 ms")
+
+
+@pytest.mark.parametrize(("verdict", "time_ms", "memory_mb", "cells"), [
+    (Verdict.TLE, 1000.4, 3.0, ("1000.4 ms", "3.0 MiB")),  # was "1000 ms" on a TLE row, against a 1000 ms limit
+    (Verdict.TLE, 1000.0004, 3.0, (">1000 ms", "3.0 MiB")),
+    (Verdict.TLE, 1500.0, 3.0, ("1500 ms", "3.0 MiB")),
+    (Verdict.TLE, 90.0, 3.0, ("90 ms", "3.0 MiB")),  # a sleeper: its CPU time is small, and said so
+    (Verdict.MLE, 20.0, 256.04, ("20 ms", "256.04 MiB")),  # was "256.0 MiB"
+    (Verdict.AC, 999.6, 255.99, ("1000 ms", "256.0 MiB")),  # within the limits, rounded as usual
+])
+def test_a_report_row_never_rounds_a_figure_onto_its_limit(verdict, time_ms, memory_mb, cells):
+    from grading.report import to_text
+    from grading.session import Report, TestResult
+    from problems import load
+
+    problem = load("causal")  # 1000 ms, 256 MiB
+    report = Report(problem, "mine.py", verdict, 1, tests=[TestResult("001-sample", verdict, time_ms, time_ms,
+                                                                       memory_mb)])
+    row = next(line for line in to_text(report).splitlines() if line.startswith("  001-sample"))
+    assert row.split()[2:6] == [*cells[0].split(), *cells[1].split()], row
