@@ -1,4 +1,5 @@
 # WRONG: the right causal mask (-inf above the diagonal), but the softmax takes exp of the raw scores without subtracting each row's maximum: scores of 1e9 and more overflow exp to inf and inf / inf is NaN.
+# Public: PyTorch ExecuTorch's Vulkan SDPA shader computed exp(x) / sum(exp(x)) and gave NaN on Phi-4-mini (pytorch/executorch PR #18407).
 import numpy as np
 
 

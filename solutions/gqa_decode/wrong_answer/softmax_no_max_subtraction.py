@@ -1,4 +1,5 @@
 # WRONG: a right preallocated KV cache, but the softmax over the cached positions takes exp of the raw scores without subtracting their maximum: scores of 1e9 and more overflow exp to inf and inf / inf is NaN.
+# Public: PyTorch ExecuTorch's Vulkan SDPA shader, used to decode Llama and Phi, computed exp(x) / sum(exp(x)) and gave NaN (pytorch/executorch PR #18407).
 import numpy as np
 
 

@@ -1,4 +1,5 @@
 # WRONG: the hidden keys rightly set to -inf, but the softmax takes exp of the raw scores without subtracting each row's maximum: scores of 1e9 and more overflow exp to inf and inf / inf is NaN.
+# Public: Blocks' attention overflowed exp on large energies and spread NaN through translation models (mila-iqia/blocks PR #727).
 import numpy as np
 
 
