@@ -58,7 +58,7 @@ def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     folder = solutions / problem.slug / "wrong_answer"
     index_path = folder / "steps.toml"
     index = read_toml(index_path, "each problem's wrong answers name their step there") if index_path.is_file() else {}
-    odd = diagnosis(failure.got, problem.interactive)
+    odd = diagnosis(failure.got, problem.interactive, failure.step)
     matches = matching(problem, case, failure.got, sorted(folder.glob("*.py")))
     if not matches and odd is not None:
         return {**none, "kind": "nonfinite", "nonfinite": odd,

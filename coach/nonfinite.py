@@ -16,10 +16,11 @@ MEANING = ("NaN and inf are what float64 gives for a result with no value (0 / 0
            "every key is masked (its weights sum to 0: 0 / 0); a division by a sum or a norm that is 0")
 
 
-def diagnosis(got: np.ndarray, interactive: bool = False) -> dict | None:
+def diagnosis(got: np.ndarray, interactive: bool = False, step: int | None = None) -> dict | None:
     """None when every element of `got` is finite; else where the first non-finite one is, how
     many there are, and `text`: that, and what such a value means. For an interactive problem
-    `got` holds one answer per step, so the first axis is the step."""
+    `got` holds one answer per step, so the first axis is the step; when the answers' shapes
+    differ it holds the failing `step`'s answer alone."""
     bad = ~np.isfinite(got)
     if not bad.any():
         return None
@@ -27,7 +28,7 @@ def diagnosis(got: np.ndarray, interactive: bool = False) -> dict | None:
     if interactive and got.ndim >= 2:
         where = f"step t = {index[0]}, " + position(index[1:])
     else:
-        where = position(index)
+        where = (f"step t = {step}, " if interactive and step is not None else "") + position(index)
     value = float(got[index])
     kinds = " and ".join(name for name, present in (("NaN", np.isnan(got).any()), ("inf", np.isinf(got).any()))
                          if present)

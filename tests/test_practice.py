@@ -271,6 +271,24 @@ def test_a_nan_beside_a_shared_wrong_value_names_the_mistake(tmp_path, home):
 NAN, INF = np.nan, np.inf
 
 
+@pytest.mark.parametrize("got, interactive, step, start", [
+    ([[1.0, INF], [NAN, 2.0]], False, None,
+     "your output holds NaN and inf: 2 of its 4 elements are not finite, the first at row 0, column 1 (inf)."),
+    ([[1.0, 2.0], [3.0, -INF]], True, 1,  # an interactive run's answers, one a step
+     "your output holds inf: 1 of its 4 elements is not finite, the first at step t = 1, element 1 (-inf)."),
+    ([1.0, NAN], True, 4,  # answers of different shapes: the failing step's alone
+     "your output holds NaN: 1 of its 2 elements is not finite, the first at step t = 4, element 1 (nan)."),
+    ([[[1.0], [NAN]]], False, None,
+     "your output holds NaN: 1 of its 2 elements is not finite, the first at element [0][1][0] (nan)."),
+])
+def test_a_non_finite_output_is_told_where_and_what_makes_one(got, interactive, step, start):
+    from coach.nonfinite import diagnosis
+
+    told = diagnosis(np.array(got), interactive, step)
+    assert told is not None and told["text"] == f"{start} {MEANING}"
+    assert diagnosis(np.ones((2, 3))) is None
+
+
 @pytest.mark.parametrize("got, theirs, expected, same", [
     ([[NAN]], [[NAN]], [[1.0]], False),  # NaN where the other is NaN: no evidence of which step made it
     ([[NAN, 2.0]], [[NAN, 2.0]], [[1.0, 2.0]], False),  # and finite elements both right: none either
