@@ -61,6 +61,8 @@ def _described(problem: Problem, arg) -> str:
                 "every row of the last axis keeps a visible element")
     elif arg.is_array:
         what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
+    elif arg.is_scalar:
+        what = f"float in [{arg.range[0]:g}, {arg.range[1]:g}]"
     elif arg.is_int_range:
         what = f"int in [{arg.range[0]}, {arg.range[1]}]"
     else:

@@ -75,7 +75,9 @@ def _encoded(problem: Problem, case: TestCase) -> tuple[dict, list[bytes]]:
     interactive problem's stream, as bytes."""
     try:
         names = problem.constructor if problem.interactive else problem.arg_names
-        specs, blobs = encode_args([case.input[name] for name in names])
+        scalars = {a.name for a in problem.args if a.is_scalar}  # a real scalar reaches the method as a float
+        specs, blobs = encode_args([float(case.input[name]) if name in scalars else case.input[name]
+                                    for name in names])
         arrays = [encode_array(case.expected, floats=True)[1:]]
         if problem.interactive:
             arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])

@@ -6,6 +6,7 @@ tolerances from here, so a constraint is written in exactly one file (problem.to
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,8 @@ class Rule:
 class Arg:
     """One positional argument of the Solution method.
 
-    Either an array (`shape` and `range` set) or an int (`size` set: the size it equals, and with
+    Either an array (`shape` and `range` set), a real scalar (`shape` empty and `range` set: one
+    float, such as eps), or an int (`size` set: the size it equals, and with
     `range` set too, an int argument with a range of its own, which is a size of its own name). An
     array with `mask_hidden` set is a 0/1 mask over its last axis: that value hides an element, and
     every row along the last axis keeps at least one element visible (a softmax over no key is
@@ -59,7 +61,12 @@ class Arg:
 
     @property
     def is_array(self) -> bool:
-        return self.size is None
+        return self.size is None and bool(self.shape)
+
+    @property
+    def is_scalar(self) -> bool:
+        """One real number in `range` (shape = [] in problem.toml), passed as a Python float."""
+        return self.size is None and not self.shape
 
     @property
     def is_mask(self) -> bool:
@@ -271,10 +278,13 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
     common = {"name": name, "description": raw.get("description", ""), "group": raw.get("group", "")}
     if "shape" in raw:
         shape = raw["shape"]
-        if not isinstance(shape, list) or not shape or not all(isinstance(e, str) for e in shape):
-            raise ProblemError(f"{path}: {here}: shape must list one or more size expressions, got {shape!r}")
+        if not isinstance(shape, list) or not all(isinstance(e, str) for e in shape):
+            raise ProblemError(f"{path}: {here}: shape must list size expressions (none for a real scalar), "
+                               f"got {shape!r}")
         if "size" in raw:
             raise ProblemError(f"{path}: {here}: give shape (an array) or size (an int), not both")
+        if not shape:
+            return _scalar(raw, common, rng, path, here, number)
         if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, float) for v in rng) \
                 or not rng[0] <= rng[1]:
             raise ProblemError(f"{path}: {here}: an array needs range = [lo, hi] (two numbers, lo <= hi), "
@@ -303,6 +313,17 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
                            "(its range is there) or drop [sizes." + name + "]")
     sizes[name] = Size(name, rng[0], rng[1], common["description"], raw.get("description_zh", ""), argument=True)
     return Arg(**common, size=name, range=(rng[0], rng[1]))
+
+
+def _scalar(raw: dict, common: dict, rng, path: Path, here: str, number: int) -> Arg:
+    """shape = [] with range = [lo, hi]: one real number, drawn in the range unless a recipe fixes it."""
+    if "mask_hidden" in raw:
+        raise ProblemError(f"{path}: args[{number}].mask_hidden must be 0 or 1, on an array with range = [0, 1]")
+    if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, float) for v in rng) \
+            or not rng[0] <= rng[1] or not all(math.isfinite(v) for v in rng):
+        raise ProblemError(f"{path}: {here}: a real scalar (shape = []) needs range = [lo, hi] (two finite "
+                           f"numbers, lo <= hi), got {rng!r}")
+    return Arg(**common, shape=(), range=(float(rng[0]), float(rng[1])))
 
 
 def _derived(data: dict, path: Path, sizes: dict[str, Size]) -> dict[str, str]:

@@ -28,6 +28,11 @@ def draw_input(problem: Problem, recipe: Recipe, rng: np.random.Generator) -> di
         if arg.size is not None:  # not an array: a size, passed as an int
             drawn[arg.name] = dims[arg.size]
             continue
+        if arg.is_scalar:  # one real: the recipe's, or uniform in the range
+            assert arg.range is not None  # a scalar's
+            fixed = recipe.scalars.get(arg.name)
+            drawn[arg.name] = fixed if fixed is not None else float(rng.uniform(*arg.range))
+            continue
         shape = problem.shape_of(arg, dims)
         pool_rows = recipe.option("distinct_rows", arg.name)
         outer = recipe.option("outer", arg.name)

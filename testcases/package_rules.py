@@ -112,6 +112,13 @@ def sizes_reach_both_ends(problem: Problem, tests: list[Stored], _: Path) -> str
         for end, value in (("min", size.min), ("max", size.max)):
             if value not in seen:
                 return f"{_where(problem)}: no test has {size.name} = {value} (its {end})"
+    for arg in (a for a in problem.args if a.is_scalar):
+        assert arg.range is not None  # a scalar's
+        values = {t.input.get(arg.name) for t in tests}
+        for end, real in zip(("low end", "high end"), arg.range):
+            if real not in values:
+                return (f"{_where(problem)}: no test has {arg.name} = {real!r} (its {end}: a recipe's "
+                        f"scalars = {{{arg.name} = ...}})")
     return None
 
 
@@ -251,7 +258,8 @@ def wrong_answers_have_steps(problem: Problem, tests: list[Stored], solutions: P
 RULES = (
     Rule("the first test is the sample (category sample)", first_is_sample),
     Rule("every category has a test: the six shared ones and each one recipes.toml declares", every_category),
-    Rule("every size reaches its min and its max in some test", sizes_reach_both_ends),
+    Rule("every size reaches its min and its max in some test (a real scalar both ends of its range)",
+         sizes_reach_both_ends),
     Rule("every size that is an axis of an array argument on its own reaches its max in a test of category large",
          large_reaches_the_maxima),
     Rule("the largest input (most elements) is in a test of category large", largest_is_large),

@@ -21,6 +21,9 @@ whose keys are argument groups (input, weight, bias) or argument names; a name b
                                   mapped to the upper end for +1 and the lower end for -1 (see below)
 - expose = ["no_scale", ...]      variants (see below) the test must tell from the right answer
 
+A real scalar argument (shape = [] in problem.toml: eps, temperature) is drawn uniformly in its
+range unless the recipe fixes it: scalars = {eps = 1e-5} (a number in the range, per argument).
+
 Outer products (`outer`) build arrays whose products a test controls exactly, such as scores far
 beyond what random values reach (visible scores of -1e12 with hidden ones of +1e12). The text is
 "ROW COL" for an array of 2 or more axes (the row vector runs along the second-to-last axis, the
@@ -59,7 +62,7 @@ from problems.package import read_toml, shown
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
 TEST_KEYS = {"id", "category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
-             "distinct_rows", "mask", "outer", "expose"}
+             "distinct_rows", "mask", "outer", "expose", "scalars"}
 MASK_PATTERNS = ("random", "padding", "lookahead", "none")
 VARIANT_DTYPES = ("float16", "float32")  # what a variant may compute in: less precise than the judge's float64
 OUTER_TOKEN = re.compile(r"^(-?)(\+|[a-z][a-z0-9_]*)$")  # a sign vector: +, -, name, -name (split included)
@@ -100,6 +103,7 @@ class Recipe:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     expose: tuple[Variant, ...] = ()
     number: int | None = None
+    scalars: dict[str, float] = field(default_factory=dict)  # real scalar arguments the recipe fixes
 
     @property
     def file_name(self) -> str:
@@ -275,7 +279,32 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
         raise ProblemError(f"{where}: expose names unknown variant(s) {missing} "
                            f"(known: {', '.join(variants) or 'none'})")
     return Recipe(category, note, where, raw, sizes=dict(sizes), options=options,
-                  expose=tuple(variants[v] for v in expose), number=_id(raw))
+                  expose=tuple(variants[v] for v in expose), number=_id(raw),
+                  scalars=_scalars(problem, raw.get("scalars", {}), where))
+
+
+def _scalars(problem: Problem, raw: Any, where: str) -> dict[str, float]:
+    """`scalars = {eps = 1e-5}`: real scalar arguments fixed to a number in their range."""
+    known = {a.name: a for a in problem.args if a.is_scalar}
+    if not isinstance(raw, dict):
+        raise ProblemError(f"{where}: scalars must be a table of real scalar argument = number, got {raw!r}")
+    out = {}
+    for name, value in raw.items():
+        arg = known.get(name)
+        if arg is None:
+            raise ProblemError(f"{where}: scalars: '{name}' is not a real scalar argument (shape = []) of "
+                               f"{problem.method} (known: {', '.join(known) or 'none'})")
+        assert arg.range is not None  # a scalar's
+        if type(value) not in (int, float) or not arg.range[0] <= value <= arg.range[1]:
+            raise ProblemError(f"{where}: scalars: {name} must be a number in [{_num(arg.range[0])}, "
+                               f"{_num(arg.range[1])}], got {value!r}")
+        out[name] = float(value)
+    return out
+
+
+def _num(value: float) -> str:
+    """A range end as problem.toml would write it: 1024, not 1024.0."""
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e16 else repr(value)
 
 
 def _id(raw: dict) -> int | None:

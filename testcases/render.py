@@ -29,6 +29,7 @@ _WORDS = {
         "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
         "int": "int | the size `{size}`",
         "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
+        "real": "float | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
         "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
@@ -52,6 +53,7 @@ _WORDS = {
         "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
         "int": "整数 | 等于规模 `{size}`",
         "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
+        "real": "实数 (float) | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
         "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
@@ -89,6 +91,10 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
             assert arg.range is not None  # an array's
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
+        elif arg.is_scalar:  # one real number
+            assert arg.range is not None  # a scalar's
+            ends = [_number(end) for end in arg.range]
+            lines.append(f"| `{arg.name}` | {words['real'].format(lo=ends[0], hi=ends[1], name=arg.name)} |")
         elif arg.range is not None:  # an int argument with a range of its own
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")

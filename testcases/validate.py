@@ -58,6 +58,11 @@ def validate_input(problem: Problem, inputs: Any) -> tuple[list[str], dict[str, 
     for arg in problem.args:
         if arg.name not in inputs:
             flagged.add(arg.name)
+        elif arg.is_scalar:
+            message = _scalar_message(arg, inputs[arg.name])
+            if message:
+                flagged.add(arg.name)
+                out.append(message)
         elif not arg.is_array and type(inputs[arg.name]) is not int:
             flagged.add(arg.name)
             what = f"in [{arg.range[0]}, {arg.range[1]}]" if arg.range is not None else f"(the size {arg.size})"
@@ -76,6 +81,15 @@ def validate_input(problem: Problem, inputs: Any) -> tuple[list[str], dict[str, 
         if arg.name in shapes and arg.name not in flagged:
             out += _elements(arg.name, inputs[arg.name], shapes[arg.name], dims, problem, arg)
     return out, dims
+
+
+def _scalar_message(arg: Arg, value: Any) -> str | None:
+    """A real scalar is one finite number (an int or a float, not a list or a bool) in its range."""
+    assert arg.range is not None  # a scalar's
+    lo, hi = arg.range
+    if type(value) not in (int, float) or not math.isfinite(value) or not lo <= value <= hi:
+        return f"{arg.name}: must be a real number in [{lo!r}, {hi!r}], got {_brief(value)}"
+    return None
 
 
 def validate_problem(problem: Problem, tests_dir: Path | None = None) -> list[str]:

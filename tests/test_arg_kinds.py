@@ -1,0 +1,106 @@
+"""Argument and output kinds beyond arrays of reals (issues 34 and 35), each proved through the real
+commands on a small package of tests/newproblem/: generated into a temporary copy, validated,
+rendered and judged."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import helpers
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "tests" / "newproblem"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+def made(tmp_path_factory, slug: str) -> Path:
+    """The package copied where a setter works, its tests generated."""
+    folder = tmp_path_factory.mktemp(slug) / slug
+    shutil.copytree(SOURCE / slug, folder)
+    generated = run("-m", "testcases", str(folder))
+    assert generated.returncode == 0, generated.stderr
+    return folder
+
+
+def judged(package: Path, folder: str, name: str) -> dict:
+    _, report = helpers.judge(SOURCE / "solutions" / package.name / folder / name, "--problem", str(package))
+    return report
+
+
+def remade(package: Path, old: str, new: str, file: str = "recipes.toml") -> subprocess.CompletedProcess:
+    """`python -m testcases` on the package with one edit to one of its files."""
+    path = package / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    try:
+        return run("-m", "testcases", str(package))
+    finally:
+        path.write_text(text)
+
+
+# -- real scalars: shape = [] ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tempered(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "tempered")
+
+
+def test_a_real_scalar_is_fixed_by_a_recipe_or_drawn_in_its_range(tempered):
+    values = [json.loads(p.read_text())["input"]["temperature"] for p in sorted((tempered / "tests").glob("*.json"))]
+    assert values[0] == 1 and values[1] == 0.5 and values[3] == 4.0
+    assert all(type(v) is float and 0.5 <= v <= 4 for v in values[1:])
+    assert len(set(values[1:])) == 5  # the others drawn: each test its own
+
+
+def starter(package: Path) -> str:
+    """The starter file `python -m judge start` writes for the package."""
+    out = package.parent / "starter.py"
+    out.unlink(missing_ok=True)
+    proc = run("-m", "judge", "start", str(package), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return out.read_text()
+
+
+def test_a_real_scalar_is_stated_as_a_float(tempered):
+    assert "| `temperature` | float | 0.5 ≤ `temperature` ≤ 4 |" in (tempered / "spec.md").read_text()
+    assert "| `temperature` | 实数 (float) | 0.5 ≤ `temperature` ≤ 4 |" in (tempered / "spec.zh.md").read_text()
+    assert "temperature: float in [0.5, 4]; divides every score" in starter(tempered)
+
+
+def test_a_real_scalar_reaches_the_method_as_a_float(tempered):
+    # the accepted file raises unless temperature is a float; the sample stores the whole number 1
+    assert (judged(tempered, "accepted", "float_checked.py")["verdict"]) == "AC"
+
+
+@pytest.mark.slow
+def test_a_forgotten_real_scalar_is_wrong(tempered):
+    assert (judged(tempered, "wrong_answer", "ignores_temperature.py")["verdict"]) == "WA"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("scalars = {temperature = 4}", "scalars = {temperature = 5}",
+     "test 4: scalars: temperature must be a number in [0.5, 4], got 5"),
+    ("scalars = {temperature = 4}", "scalars = {Z = 4}",
+     "test 4: scalars: 'Z' is not a real scalar argument (shape = []) of tempered_softmax (known: temperature)"),
+    ("temperature = 1\n", "temperature = [1]\n",
+     "test 1: input: temperature: must be a real number in [0.5, 4.0], got [1]"),
+])
+def test_a_bad_real_scalar_is_one_line(tempered, old, new, message):
+    proc = remade(tempered, old, new)
+    assert (proc.returncode, proc.stderr) == (2, f"error: {tempered / 'recipes.toml'}: {message}\n")
+
+
+def test_a_real_scalar_needs_a_range(tempered):
+    proc = remade(tempered, "shape = []\nrange = [0.5, 4]\n", "shape = []\n", "problem.toml")
+    assert (proc.returncode, proc.stderr) == (2, f"error: {tempered / 'problem.toml'}: args[2] (temperature): a real "
+                                                 "scalar (shape = []) needs range = [lo, hi] (two finite numbers, lo "
+                                                 "<= hi), got None\n")
