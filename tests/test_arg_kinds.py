@@ -256,3 +256,38 @@ def test_a_tuple_of_unequal_arrays_is_one_wrong_answer(twoscales, tmp_path):
     _, report = helpers.judge(ragged, "--problem", str(twoscales), "--no-record")
     assert report["verdict"] == "WA"
     assert report["tests"][0]["message"].startswith("the returned value is not a rectangular array of numbers")
+
+
+# -- exact integer outputs: [tolerance] abs = 0, rel = 0 ------------------------------------------
+
+@pytest.fixture(scope="module")
+def argmaxrow(tmp_path_factory) -> Path:
+    # made at all: with nothing allowed, the conditioning check must not divide by the tolerance
+    return made(tmp_path_factory, "argmaxrow")
+
+
+def test_an_exact_output_is_stored_as_ints_and_stated_in_words(argmaxrow):
+    assert json.loads((argmaxrow / "tests" / "001-sample.json").read_text())["expected"] == [2, 1]
+    assert all(type(i) is int for p in (argmaxrow / "tests").glob("*.json")
+               for i in json.loads(p.read_text())["expected"])
+    assert ("The result has shape `(R)`. Every element must equal the expected whole number exactly (an int, or a "
+            "float holding it).") in (argmaxrow / "spec.md").read_text()
+    assert "结果的形状为 `(R)`。每个元素必须与期望的整数完全相等" in (argmaxrow / "spec.zh.md").read_text()
+
+
+def test_an_exact_output_is_judged_exactly(argmaxrow):
+    assert judged(argmaxrow, "accepted", "numpy_argmax.py")["verdict"] == "AC"
+    proc = helpers.run_judge(SOURCE / "solutions" / "argmaxrow" / "wrong_answer" / "argmin.py", "--problem",
+                             str(argmaxrow))
+    assert "  problem:  element 0: expected 2, got 0 (an exact match is required); 2 of 2 elements differ\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow  # the whole verify of a small package: every bundled file judged
+def test_verify_proves_an_exact_package(argmaxrow, tmp_path):
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(argmaxrow, problems / "argmaxrow")
+    shutil.copytree(SOURCE / "solutions" / "argmaxrow", solutions / "argmaxrow")
+    proc = run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+    assert "argmaxrow reference.py                                       <=1% tol  0%" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: argmaxrow: every check holds.")
