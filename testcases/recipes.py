@@ -8,7 +8,8 @@ drawn, so a recipe that asks for an impossible test is refused with a one-line r
 Value options apply per argument. Each is a single value for every array argument, or a table
 whose keys are argument groups (input, weight, bias) or argument names; a name beats its group:
 
-- values = "int" | "real"         integers, or reals drawn uniformly (default "real")
+- values = "int" | "real"         integers, or reals drawn uniformly (default "real"; an integer
+                                  array, integer = true in problem.toml, is always drawn as integers)
 - scale = 0.001                   magnitude as a fraction of the argument's range (default 1)
 - limits = 0.5                    fraction of elements set exactly to an end of the (scaled) range
 - decimals = 3                    reals on a grid of 10**-decimals (short, readable files)
@@ -349,6 +350,8 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             raise ProblemError(f"{where}: scale for {arg.name} must be a fraction in (0, 1], got {scale!r}")
         if type(limits) not in (int, float) or not 0 <= limits <= 1:
             raise ProblemError(f"{where}: limits for {arg.name} must be a fraction in [0, 1], got {limits!r}")
+        if decimals is not None and arg.integer:
+            raise ProblemError(f"{where}: decimals for {arg.name}: an integer array holds whole numbers only")
         if decimals is not None and (kind != "real" or type(decimals) is not int or decimals < 0):
             raise ProblemError(f"{where}: decimals for {arg.name} must be a whole number >= 0 with real values")
         if rows is not None:
@@ -359,9 +362,12 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             if type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
                                    f"got {rows!r}")
-        if kind == "int":
-            assert arg.range is not None  # an array's
-            if math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
+        if kind == "int" or arg.integer:
+            lo, hi = problem.range_of(arg, dims)
+            if lo > hi:
+                raise ProblemError(f"{where}: {arg.name}'s range [{', '.join(arg.range_text())}] is [{lo}, {hi}] "
+                                   "at these sizes: empty")
+            if math.ceil(lo * scale) > math.floor(hi * scale):
                 raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
 
 

@@ -26,6 +26,7 @@ _WORDS = {
         "rules": "Rules:",
         "args": "| Argument | Shape | Values |",
         "range": "{lo} ≤ each element ≤ {hi}",
+        "integers": "int, {lo} ≤ each element ≤ {hi}",
         "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
         "int": "int | the size `{size}`",
         "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
@@ -50,6 +51,7 @@ _WORDS = {
         "rules": "规则：",
         "args": "| 参数 | 形状 | 取值 |",
         "range": "{lo} ≤ 每个元素 ≤ {hi}",
+        "integers": "整数 (int)，{lo} ≤ 每个元素 ≤ {hi}",
         "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
         "int": "整数 | 等于规模 `{size}`",
         "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
@@ -88,9 +90,9 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
         if arg.is_mask:
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['mask'].format(hidden=arg.mask_hidden)} |")
         elif arg.is_array:
-            assert arg.range is not None  # an array's
-            lo, hi = arg.range
-            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
+            lo, hi = arg.range_text() if arg.bounds else arg.range or ("", "")
+            kind = words["integers"] if arg.integer else words["range"]
+            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {kind.format(lo=lo, hi=hi)} |")
         elif arg.is_scalar:  # one real number
             assert arg.range is not None  # a scalar's
             ends = [_number(end) for end in arg.range]

@@ -169,9 +169,8 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
     if bad:
         i = bad[0]
         out.append(f"{name}{_index(i, found)}: {leaves[i]} is not a finite number{_more(bad, name)}")
-    elif arg is not None:
-        assert arg.range is not None  # an array's
-        lo, hi = arg.range
+    elif arg is not None and (dims is not None or arg.range is not None):  # a size-expression range needs sizes
+        lo, hi = problem.range_of(arg, dims or {})
         outside = [i for i, x in enumerate(leaves) if not lo <= x <= hi]
         if outside:
             i = outside[0]
@@ -179,7 +178,19 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
                        f"problem.toml{_more(outside, name)}")
         elif arg.mask_hidden is not None:  # a mask
             out += _mask_messages(name, leaves, found, arg.mask_hidden)
+        elif arg.integer:
+            out += _whole_messages(name, leaves, found)
     return out
+
+
+def _whole_messages(name: str, leaves: list, found: tuple[int, ...]) -> list[str]:
+    """An integer array (integer = true) holds whole numbers written as integers: 3, not 3.0."""
+    fractional = [i for i, x in enumerate(leaves) if type(x) is not int]
+    if fractional:
+        i = fractional[0]
+        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not an integer (an integer array holds whole numbers)"
+                f"{_more(fractional, name)}"]
+    return []
 
 
 def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int) -> list[str]:

@@ -104,3 +104,59 @@ def test_a_real_scalar_needs_a_range(tempered):
     assert (proc.returncode, proc.stderr) == (2, f"error: {tempered / 'problem.toml'}: args[2] (temperature): a real "
                                                  "scalar (shape = []) needs range = [lo, hi] (two finite numbers, lo "
                                                  "<= hi), got None\n")
+
+
+# -- integer arrays: integer = true ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gather(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "gather")
+
+
+def test_an_integer_array_is_drawn_as_whole_numbers_in_its_size_range(gather):
+    for path in sorted((gather / "tests").glob("*.json")):
+        data = json.loads(path.read_text())
+        columns = len(data["input"]["Z"][0])
+        assert all(type(i) is int and 0 <= i <= columns - 1 for i in data["input"]["idx"]), path.name
+    extreme = json.loads((gather / "tests" / "004-extreme.json").read_text())["input"]["idx"]
+    assert set(extreme) == {0, 7}  # limits = 1.0: both ends of [0, C - 1] at C = 8
+
+
+def test_an_integer_array_is_stated_as_ints(gather):
+    assert "| `idx` | `(R)` | int, 0 ≤ each element ≤ C - 1 |" in (gather / "spec.md").read_text()
+    assert "| `idx` | `(R)` | 整数 (int)，0 ≤ 每个元素 ≤ C - 1 |" in (gather / "spec.zh.md").read_text()
+    assert "idx: shape (R), ints in [0, C - 1]; the column to pick in each row" in starter(gather)
+
+
+def test_an_integer_array_reaches_the_method_as_ints(gather):
+    assert judged(gather, "accepted", "int_checked.py")["verdict"] == "AC"
+
+
+@pytest.mark.slow
+def test_a_wrong_gather_is_wrong(gather):
+    assert judged(gather, "wrong_answer", "first_column.py")["verdict"] == "WA"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("idx = [2, 1]", "idx = [2.0, 1]", "test 1: input: idx[0]: 2.0 is not an integer (an integer array holds whole "
+                                       "numbers)"),
+    ("idx = [2, 1]", "idx = [3, 1]", "test 1: input: idx[0]: 3 is outside the range [0, 2] of problem.toml"),
+    ("scale = 0.5", "decimals = 2", "test 3: decimals for idx: an integer array holds whole numbers only"),
+])
+def test_a_bad_integer_array_is_one_line(gather, old, new, message):
+    proc = remade(gather, old, new)
+    assert (proc.returncode, proc.stderr) == (2, f"error: {gather / 'recipes.toml'}: {message}\n")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('range = [0, "C - 1"]', 'range = [0, "V - 1"]', "args[2] (idx).range[1]: unknown size 'V' in 'V - 1' "
+                                                      "(known: C, R)"),
+    ("integer = true\nrange", "integer = 1\nrange",
+     "args[2] (idx): integer must be true (an array of whole numbers) or left out, got 1"),
+    ('range = [0, "C - 1"]', "range = [0, 2.5]", "args[2] (idx): an integer array needs range = [lo, hi], each a "
+                                                  "whole number or a size expression (\"V - 1\"), lo <= hi, got "
+                                                  "[0, 2.5]"),
+])
+def test_a_bad_integer_declaration_is_one_line(gather, old, new, message):
+    proc = remade(gather, old, new, "problem.toml")
+    assert (proc.returncode, proc.stderr) == (2, f"error: {gather / 'problem.toml'}: {message}\n")
