@@ -33,6 +33,9 @@ _WORDS = {
         "real": "float | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
+        "result_scalar": "The result is one number: a float (a 0-d array, or an array holding one element, is "
+                         "read as that number). It is accepted when |got − expected| ≤ {abs} or |got − expected| ≤ "
+                         "{rel} · |expected|.",
         "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
                   "row t as a list of {row} Python floats (whole numbers arrive as floats too, `1.0`). The "
                   "constructor's arguments are decoded from JSON, so their numbers may be `int`.",
@@ -58,6 +61,8 @@ _WORDS = {
         "real": "实数 (float) | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
+        "result_scalar": "结果是一个数：一个浮点数（0 维数组或只含一个元素的数组按其中的数读取）。"
+                         "当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| 时被接受。",
         "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
                   "Python 浮点数的列表（整数值也以浮点数给出，如 `1.0`）。构造函数的参数由 JSON 解码，其中的数可能是 "
                   "`int`。",
@@ -111,7 +116,8 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
                                                     steps=stream.shape[0], shape=_shape(problem.output_shape),
                                                     **tolerance)]
     else:
-        lines += ["", words["result"].format(shape=_shape(problem.output_shape), **tolerance)]
+        result = words["result"] if problem.output_shape else words["result_scalar"]
+        lines += ["", result.format(shape=_shape(problem.output_shape), **tolerance)]
     lines += [
         "",
         words["limits"].format(ms=problem.time_limit_ms, mb=problem.memory_limit_mb),
@@ -185,7 +191,10 @@ def _assignment(name: str, value) -> str:
 
 
 def _nested(value: list, indent: int = 0) -> str:
-    """A nested list with its innermost lists on one line each, aligned under the first."""
+    """A nested list with its innermost lists on one line each, aligned under the first (a number
+    as it is: a scalar output)."""
+    if not isinstance(value, list):
+        return json.dumps(value)
     if not value or not isinstance(value[0], list) or not isinstance(value[0][0] if value[0] else None, list):
         body = (",\n" + " " * (indent + 1)).join(json.dumps(row) for row in value)
         return f"[{body}]"

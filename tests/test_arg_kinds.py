@@ -160,3 +160,65 @@ def test_a_bad_integer_array_is_one_line(gather, old, new, message):
 def test_a_bad_integer_declaration_is_one_line(gather, old, new, message):
     proc = remade(gather, old, new, "problem.toml")
     assert (proc.returncode, proc.stderr) == (2, f"error: {gather / 'problem.toml'}: {message}\n")
+
+
+# -- scalar output: output_shape = [] -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def meansquare(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "meansquare")
+
+
+def test_a_scalar_output_is_stored_and_stated_as_one_number(meansquare):
+    sample = json.loads((meansquare / "tests" / "001-sample.json").read_text())
+    assert sample["expected"] == 2.3333333333333335
+    assert run("-m", "testcases", "validate", str(meansquare)).stdout == "meansquare: 6 tests, all valid\n"
+    spec = (meansquare / "spec.md").read_text()
+    assert "Expected output, in full precision:\n\n```text\n2.3333333333333335\n```" in spec
+    assert "Rounded to 2 decimals for reading: `2.33`." in spec
+    assert "The result is one number: a float (a 0-d array, or an array holding one element, is read as that " \
+           "number)." in spec
+    assert "结果是一个数" in (meansquare / "spec.zh.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["python_float.py", pytest.param("keepdims_array.py", marks=pytest.mark.slow)])
+def test_a_scalar_output_is_accepted_as_a_float_or_one_element(meansquare, name):
+    assert judged(meansquare, "accepted", name)["verdict"] == "AC"
+
+
+def test_a_wrong_scalar_output_says_the_value(meansquare, tmp_path):
+    # the sum instead of the mean, returned as a (1, 1) array: read as the number it holds
+    wrapped = tmp_path / "wrapped.py"
+    wrapped.write_text("import numpy as np\n\n\nclass Solution:\n    def mean_square(self, Z):\n"
+                       "        return np.array([[float(np.sum(np.square(Z)))]])\n")
+    proc = helpers.run_judge(wrapped, "--problem", str(meansquare), "--hint", "2", "--no-record")
+    assert "problem:  the value: expected 2.3333333333333335, got 14.0 (error 11.7 > allowed 2.33e-09)\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+    ran = run("-m", "judge", "run", str(wrapped), "--problem", str(meansquare), "--no-record")
+    assert "  yours: 14*   reference: 2.33333\n" in ran.stdout, ran.stdout + ran.stderr
+
+
+@pytest.mark.slow  # runs the bundled wrong answer in a sandbox of its own
+def test_hints_match_a_scalar_output(meansquare, tmp_path):
+    from coach.hints import hint
+    from grading.session import judge_file
+    from problems import load
+
+    wrapped = tmp_path / "wrapped.py"
+    wrapped.write_text("import numpy as np\n\n\nclass Solution:\n    def mean_square(self, Z):\n"
+                       "        return np.array([float(np.sum(np.square(Z)))])\n")
+    report = judge_file(wrapped, load(str(meansquare)), keep_output=True)
+    told = hint(report, 2, SOURCE / "solutions")
+    assert (told["kind"], told["matches"]) == ("step", ["wrong_answer/sum_not_mean.py"])
+    assert told["text"] == ("your output goes wrong at step 2 of the statement (Mean): Bug: the sum of squares, never "
+                            "divided by the count")
+
+
+@pytest.mark.slow  # stress judges several drawn inputs
+def test_stress_finds_a_wrong_scalar_output(meansquare, tmp_path):
+    out = tmp_path / "found.json"
+    proc = run("-m", "judge", "stress", str(SOURCE / "solutions" / "meansquare" / "wrong_answer" / "sum_not_mean.py"),
+               "--problem", str(meansquare), "--n", "5", "--out", str(out))
+    assert "  the value: expected 1.0, got 2.0 (error 1 > allowed 1e-09)\n\n  yours: 2*   reference: 1\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+    assert json.loads(out.read_text()) == {"input": {"Z": [[-1, 1]]}}
