@@ -222,3 +222,72 @@ def test_stress_finds_a_wrong_scalar_output(meansquare, tmp_path):
     assert "  the value: expected 1.0, got 2.0 (error 1 > allowed 1e-09)\n\n  yours: 2*   reference: 1\n" \
         in proc.stdout, proc.stdout + proc.stderr
     assert json.loads(out.read_text()) == {"input": {"Z": [[-1, 1]]}}
+
+
+# -- tuple output: output_shape = ["2", "R", "C"] -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def twoscales(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "twoscales")
+
+
+def test_a_tuple_output_is_stated_as_a_stack(twoscales):
+    assert ("The result has shape `(2, R, C)`. An element is accepted when |got − expected| ≤ 1e-9 or |got − "
+            "expected| ≤ 1e-9 · |expected|. A tuple or list of 2 arrays of shape `(R, C)` is read as their stack "
+            "(`np.asarray(...)`), in order.") in (twoscales / "spec.md").read_text()
+    assert "返回 2 个形状为 `(R, C)` 的数组组成的元组或列表时" in (twoscales / "spec.zh.md").read_text()
+    sample = json.loads((twoscales / "tests" / "001-sample.json").read_text())["expected"]
+    assert sample == [[[2.0, 4.0, 6.0], [0.0, 0.0, 0.0]], [[3.0, 6.0, 9.0], [0.0, 0.0, 0.0]]]
+
+
+@pytest.mark.parametrize("folder, name, verdict", [
+    ("accepted", "tuple_of_arrays.py", "AC"),
+    pytest.param("accepted", "list_of_lists.py", "AC", marks=pytest.mark.slow),
+    pytest.param("wrong_answer", "swapped.py", "WA", marks=pytest.mark.slow),
+])
+def test_a_tuple_output_is_checked_as_its_stack(twoscales, folder, name, verdict):
+    assert judged(twoscales, folder, name)["verdict"] == verdict
+
+
+def test_a_tuple_of_unequal_arrays_is_one_wrong_answer(twoscales, tmp_path):
+    ragged = tmp_path / "ragged.py"
+    ragged.write_text("import numpy as np\n\n\nclass Solution:\n    def two_scales(self, Z):\n"
+                      "        Z = np.asarray(Z)\n        return 2 * Z, 3 * Z[:, :1]\n")
+    _, report = helpers.judge(ragged, "--problem", str(twoscales), "--no-record")
+    assert report["verdict"] == "WA"
+    assert report["tests"][0]["message"].startswith("the returned value is not a rectangular array of numbers")
+
+
+# -- exact integer outputs: [tolerance] abs = 0, rel = 0 ------------------------------------------
+
+@pytest.fixture(scope="module")
+def argmaxrow(tmp_path_factory) -> Path:
+    # made at all: with nothing allowed, the conditioning check must not divide by the tolerance
+    return made(tmp_path_factory, "argmaxrow")
+
+
+def test_an_exact_output_is_stored_as_ints_and_stated_in_words(argmaxrow):
+    assert json.loads((argmaxrow / "tests" / "001-sample.json").read_text())["expected"] == [2, 1]
+    assert all(type(i) is int for p in (argmaxrow / "tests").glob("*.json")
+               for i in json.loads(p.read_text())["expected"])
+    assert ("The result has shape `(R)`. Every element must equal the expected whole number exactly (an int, or a "
+            "float holding it).") in (argmaxrow / "spec.md").read_text()
+    assert "结果的形状为 `(R)`。每个元素必须与期望的整数完全相等" in (argmaxrow / "spec.zh.md").read_text()
+
+
+def test_an_exact_output_is_judged_exactly(argmaxrow):
+    assert judged(argmaxrow, "accepted", "numpy_argmax.py")["verdict"] == "AC"
+    proc = helpers.run_judge(SOURCE / "solutions" / "argmaxrow" / "wrong_answer" / "argmin.py", "--problem",
+                             str(argmaxrow))
+    assert "  problem:  element 0: expected 2, got 0 (an exact match is required); 2 of 2 elements differ\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow  # the whole verify of a small package: every bundled file judged
+def test_verify_proves_an_exact_package(argmaxrow, tmp_path):
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(argmaxrow, problems / "argmaxrow")
+    shutil.copytree(SOURCE / "solutions" / "argmaxrow", solutions / "argmaxrow")
+    proc = run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+    assert "argmaxrow reference.py                                       <=1% tol  0%" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: argmaxrow: every check holds.")
