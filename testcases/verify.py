@@ -53,7 +53,7 @@ from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from sandbox.errors import MachineBusy
 from testcases import oracle, package_rules
-from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.condition import CONDITION_FRACTION, in_tolerances, tolerance
 from testcases.validate import validate_problem
 
 TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit / 5
@@ -226,7 +226,7 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
                             f"stores expected of shape {expected.shape}")
         allowed = tolerance(problem, expected)
         with np.errstate(invalid="ignore"):
-            share = np.abs(got - expected) / allowed
+            share = in_tolerances(got - expected, allowed)
         share = np.where(np.isnan(share), np.inf, share)  # a non-finite result matches nothing
         if share.size == 0:
             continue
