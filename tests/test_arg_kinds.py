@@ -5,6 +5,7 @@ rendered and judged."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -291,3 +292,47 @@ def test_verify_proves_an_exact_package(argmaxrow, tmp_path):
     proc = run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
     assert "argmaxrow reference.py                                       <=1% tol  0%" in proc.stdout, proc.stdout
     assert proc.stdout.rstrip().endswith("verify: argmaxrow: every check holds.")
+
+
+# -- a package's own memory limit, proved by verify -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def rowsums(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "rowsums")
+
+
+def test_the_packages_own_memory_limit_is_enforced(rowsums):
+    # 64 MiB fits the usual 256 MiB; this package allows 40
+    report = judged(rowsums, "memory_limit_exceeded", "padded_to_64_mib.py")
+    assert report["verdict"] == "MLE"
+    assert report["tests"][0]["message"].endswith("over the limit of 40 MiB")
+
+
+def verified(package: Path, tmp_path: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python -m testcases.verify` on a copy of the package and its solutions, `extra` files added."""
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(package, problems / package.name)
+    shutil.copytree(SOURCE / "solutions" / package.name, solutions / package.name)
+    for name, text in (extra or {}).items():
+        (solutions / package.name / name).write_text(text)
+    return run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_proves_a_memory_limit(rowsums, tmp_path):
+    proc = verified(rowsums, tmp_path)
+    assert "rowsums  memory_limit_exceeded/padded_to_64_mib.py          MLE       MLE" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: rowsums: every check holds.")
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_refuses_an_accepted_solution_near_the_memory_limit(rowsums, tmp_path):
+    greedy = ("# Route: the sums, beside a 24 MiB scratch array (over half the 40 MiB limit).\nimport numpy as np\n\n\n"
+              "class Solution:\n    def row_sums(self, Z):\n        scratch = np.ones(3 << 20)\n"
+              "        return np.asarray(Z, dtype=np.float64).sum(axis=1) + scratch[0] - 1\n")
+    proc = verified(rowsums, tmp_path, {"accepted/greedy.py": greedy})
+    last = (proc.stdout + proc.stderr).rstrip().splitlines()[-1]
+    assert proc.returncode == 1
+    assert re.fullmatch(r"verify: .*/solutions/rowsums/accepted/greedy\.py: accepted solution's peak memory on test "
+                        r"\d{3}-\w+ was 2\d\.\d MiB, more than 1/2 of the 40 MiB memory limit \(raise memory_limit_mb "
+                        r"in problem\.toml, or make it use less\)", last), last
