@@ -59,8 +59,8 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
         return Check(True, "", max_abs, max_rel)
     index = tuple(int(i) for i in np.argwhere(wrong)[0])
     message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
-               f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
-               f"{int(wrong.sum())} of {got.size} elements differ")
+               f"(error {err[index]:.3g} > allowed {allowed[index]:.3g})"
+               + (f"; {int(wrong.sum())} of {got.size} elements differ" if got.ndim else ""))
     detail = {"index": list(index), "position": _position(index), "expected": float(expected[index]),
               "got": float(got[index]), "error": float(err[index]), "allowed": float(allowed[index]),
               "differ": int(wrong.sum()), "elements": int(got.size)}

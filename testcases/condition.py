@@ -63,7 +63,8 @@ def _where(gap: np.ndarray) -> tuple[int, ...]:
 
 
 def _perturbed(problem: Problem, inputs: dict) -> dict:
-    """The input with every parameter array (all but the 'input' group and masks) scaled by 1 + O(ulp).
+    """The input with every parameter (arrays and real scalars, all but the 'input' group, masks and
+    integer arrays, which index) scaled by 1 + O(ulp).
 
     The input rows are left alone, so rows a ties test repeats stay exactly equal, as do their
     scores in any correct program; a deterministic stream keeps generation reproducible.
@@ -71,7 +72,7 @@ def _perturbed(problem: Problem, inputs: dict) -> dict:
     rng = np.random.default_rng(0)
     out = dict(inputs)
     for arg in problem.args:
-        if arg.is_array and arg.group != "input" and not arg.is_mask:
+        if (arg.is_array or arg.is_scalar) and arg.group != "input" and not arg.is_mask and not arg.integer:
             value = np.asarray(inputs[arg.name], dtype=np.longdouble)
             out[arg.name] = value * (1 + PERTURBATION * rng.uniform(-1, 1, value.shape))
     return out

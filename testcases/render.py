@@ -26,11 +26,18 @@ _WORDS = {
         "rules": "Rules:",
         "args": "| Argument | Shape | Values |",
         "range": "{lo} ≤ each element ≤ {hi}",
+        "integers": "int, {lo} ≤ each element ≤ {hi}",
         "mask": "0 or 1, where {hidden} hides; every row of the last axis keeps at least one visible element",
         "int": "int | the size `{size}`",
         "int_range": "int | {lo} ≤ `{name}` ≤ {hi}",
+        "real": "float | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
+        "result_stack": "A tuple or list of {count} arrays of shape `{shape}` is read as their stack "
+                        "(`np.asarray(...)`), in order.",
+        "result_scalar": "The result is one number: a float (a 0-d array, or an array holding one element, is "
+                         "read as that number). It is accepted when |got − expected| ≤ {abs} or |got − expected| ≤ "
+                         "{rel} · |expected|.",
         "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
                   "row t as a list of {row} Python floats (whole numbers arrive as floats too, `1.0`). The "
                   "constructor's arguments are decoded from JSON, so their numbers may be `int`.",
@@ -49,11 +56,17 @@ _WORDS = {
         "rules": "规则：",
         "args": "| 参数 | 形状 | 取值 |",
         "range": "{lo} ≤ 每个元素 ≤ {hi}",
+        "integers": "整数 (int)，{lo} ≤ 每个元素 ≤ {hi}",
         "mask": "0 或 1，其中 {hidden} 表示屏蔽；最后一维的每一行至少有一个可见元素",
         "int": "整数 | 等于规模 `{size}`",
         "int_range": "整数 | {lo} ≤ `{name}` ≤ {hi}",
+        "real": "实数 (float) | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
+        "result_stack": "返回 {count} 个形状为 `{shape}` 的数组组成的元组或列表时，"
+                        "按顺序堆叠读取（`np.asarray(...)`）。",
+        "result_scalar": "结果是一个数：一个浮点数（0 维数组或只含一个元素的数组按其中的数读取）。"
+                         "当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| 时被接受。",
         "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
                   "Python 浮点数的列表（整数值也以浮点数给出，如 `1.0`）。构造函数的参数由 JSON 解码，其中的数可能是 "
                   "`int`。",
@@ -86,9 +99,13 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
         if arg.is_mask:
             lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['mask'].format(hidden=arg.mask_hidden)} |")
         elif arg.is_array:
-            assert arg.range is not None  # an array's
-            lo, hi = arg.range
-            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {words['range'].format(lo=lo, hi=hi)} |")
+            lo, hi = arg.range_text() if arg.bounds else arg.range or ("", "")
+            kind = words["integers"] if arg.integer else words["range"]
+            lines.append(f"| `{arg.name}` | `{_shape(arg.shape)}` | {kind.format(lo=lo, hi=hi)} |")
+        elif arg.is_scalar:  # one real number
+            assert arg.range is not None  # a scalar's
+            ends = [_number(end) for end in arg.range]
+            lines.append(f"| `{arg.name}` | {words['real'].format(lo=ends[0], hi=ends[1], name=arg.name)} |")
         elif arg.range is not None:  # an int argument with a range of its own
             lo, hi = arg.range
             lines.append(f"| `{arg.name}` | {words['int_range'].format(lo=lo, hi=hi, name=arg.name)} |")
@@ -103,7 +120,11 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
                                                     steps=stream.shape[0], shape=_shape(problem.output_shape),
                                                     **tolerance)]
     else:
-        lines += ["", words["result"].format(shape=_shape(problem.output_shape), **tolerance)]
+        result = words["result"] if problem.output_shape else words["result_scalar"]
+        lines += ["", result.format(shape=_shape(problem.output_shape), **tolerance)]
+        if problem.output_shape and problem.output_shape[0].isdigit():  # several arrays, returned together
+            lines[-1] += ("" if zh else " ") + words["result_stack"].format(
+                count=problem.output_shape[0], shape=_shape(problem.output_shape[1:]))
     lines += [
         "",
         words["limits"].format(ms=problem.time_limit_ms, mb=problem.memory_limit_mb),
@@ -177,7 +198,10 @@ def _assignment(name: str, value) -> str:
 
 
 def _nested(value: list, indent: int = 0) -> str:
-    """A nested list with its innermost lists on one line each, aligned under the first."""
+    """A nested list with its innermost lists on one line each, aligned under the first (a number
+    as it is: a scalar output)."""
+    if not isinstance(value, list):
+        return json.dumps(value)
     if not value or not isinstance(value[0], list) or not isinstance(value[0][0] if value[0] else None, list):
         body = (",\n" + " " * (indent + 1)).join(json.dumps(row) for row in value)
         return f"[{body}]"

@@ -344,7 +344,7 @@ def test_new_writes_out_file(tmp_path):
      "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
     (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
      "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, id, input, limits, mask, "
-     "note, outer, scale, sizes, values)"),
+     "note, outer, scalars, scale, sizes, values)"),
     (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
      None),  # too small to expose anything: refused after every attempt
     ([], "error: command line: say what to do: all, validate, or a problem (see python -m testcases --help)"),
