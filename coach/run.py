@@ -104,4 +104,5 @@ def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, r
 
 
 def _num(x: float) -> str:
-    return f"{x:.6g}"
+    """Six significant digits; a whole number (a token id) in full."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else f"{x:.6g}"

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from problems import Problem, ProblemError
+from problems.package import by_difficulty
 
 BLOCKS = ("constraints", "sample")
 LANGUAGES = {"en": "spec.md", "zh": "spec.zh.md"}  # a statement per language, with the same blocks
@@ -33,6 +34,8 @@ _WORDS = {
         "real": "float | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
+        "accepted_at": "An element is accepted|It is accepted",
+        "result_exact": "Every element must equal the expected whole number exactly (an int, or a float holding it).",
         "result_stack": "A tuple or list of {count} arrays of shape `{shape}` is read as their stack "
                         "(`np.asarray(...)`), in order.",
         "result_scalar": "The result is one number: a float (a 0-d array, or an array holding one element, is "
@@ -63,6 +66,8 @@ _WORDS = {
         "real": "实数 (float) | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
+        "accepted_at": "当 |got",
+        "result_exact": "每个元素必须与期望的整数完全相等（整数，或值为该整数的浮点数）。",
         "result_stack": "返回 {count} 个形状为 `{shape}` 的数组组成的元组或列表时，"
                         "按顺序堆叠读取（`np.asarray(...)`）。",
         "result_scalar": "结果是一个数：一个浮点数（0 维数组或只含一个元素的数组按其中的数读取）。"
@@ -122,6 +127,9 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
     else:
         result = words["result"] if problem.output_shape else words["result_scalar"]
         lines += ["", result.format(shape=_shape(problem.output_shape), **tolerance)]
+        if problem.exact:  # no tolerance: say it in words rather than as "<= 0"
+            kept = re.split(words["accepted_at"], lines[-1])[0].rstrip()
+            lines[-1] = kept + ("" if zh else " ") + words["result_exact"]
         if problem.output_shape and problem.output_shape[0].isdigit():  # several arrays, returned together
             lines[-1] += ("" if zh else " ") + words["result_stack"].format(
                 count=problem.output_shape[0], shape=_shape(problem.output_shape[1:]))
@@ -176,10 +184,10 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
 
 
 def problems_table(problems: list[Problem], root: Path) -> str:
-    """The README's table of problems, easiest first: titles, slug and id, method, statements
+    """The README's table of problems, easiest first: titles, slug and id, difficulty, tags, method, statements
     (links relative to `root`, the checkout)."""
-    lines = ["| problem | id | method | statement |", "| --- | --- | --- | --- |"]
-    for problem in sorted(problems, key=lambda p: (p.difficulty or 11, p.slug)):
+    lines = ["| problem | id | difficulty | tags | method | statement |", "| --- | --- | --- | --- | --- | --- |"]
+    for problem in by_difficulty(problems):
         title = " / ".join([problem.title, *problem.titles.values()])
         method = f"`{problem.method}`"
         if problem.interactive:
@@ -187,7 +195,9 @@ def problems_table(problems: list[Problem], root: Path) -> str:
         folder = problem.root.relative_to(root).as_posix()
         links = " · ".join(f"[{name}]({folder}/{file})" for name, file in (("English", LANGUAGES["en"]),
                                                                             ("中文", LANGUAGES["zh"])))
-        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {method} | {links} |")
+        tags = ", ".join(problem.tags) or "-"
+        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {problem.difficulty or '-'} | {tags} | {method} "
+                     f"| {links} |")
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ rendered and judged."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -256,3 +257,82 @@ def test_a_tuple_of_unequal_arrays_is_one_wrong_answer(twoscales, tmp_path):
     _, report = helpers.judge(ragged, "--problem", str(twoscales), "--no-record")
     assert report["verdict"] == "WA"
     assert report["tests"][0]["message"].startswith("the returned value is not a rectangular array of numbers")
+
+
+# -- exact integer outputs: [tolerance] abs = 0, rel = 0 ------------------------------------------
+
+@pytest.fixture(scope="module")
+def argmaxrow(tmp_path_factory) -> Path:
+    # made at all: with nothing allowed, the conditioning check must not divide by the tolerance
+    return made(tmp_path_factory, "argmaxrow")
+
+
+def test_an_exact_output_is_stored_as_ints_and_stated_in_words(argmaxrow):
+    assert json.loads((argmaxrow / "tests" / "001-sample.json").read_text())["expected"] == [2, 1]
+    assert all(type(i) is int for p in (argmaxrow / "tests").glob("*.json")
+               for i in json.loads(p.read_text())["expected"])
+    assert ("The result has shape `(R)`. Every element must equal the expected whole number exactly (an int, or a "
+            "float holding it).") in (argmaxrow / "spec.md").read_text()
+    assert "结果的形状为 `(R)`。每个元素必须与期望的整数完全相等" in (argmaxrow / "spec.zh.md").read_text()
+
+
+def test_an_exact_output_is_judged_exactly(argmaxrow):
+    assert judged(argmaxrow, "accepted", "numpy_argmax.py")["verdict"] == "AC"
+    proc = helpers.run_judge(SOURCE / "solutions" / "argmaxrow" / "wrong_answer" / "argmin.py", "--problem",
+                             str(argmaxrow))
+    assert "  problem:  element 0: expected 2, got 0 (an exact match is required); 2 of 2 elements differ\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow  # the whole verify of a small package: every bundled file judged
+def test_verify_proves_an_exact_package(argmaxrow, tmp_path):
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(argmaxrow, problems / "argmaxrow")
+    shutil.copytree(SOURCE / "solutions" / "argmaxrow", solutions / "argmaxrow")
+    proc = run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+    assert "argmaxrow reference.py                                       <=1% tol  0%" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: argmaxrow: every check holds.")
+
+
+# -- a package's own memory limit, proved by verify -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def rowsums(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "rowsums")
+
+
+def test_the_packages_own_memory_limit_is_enforced(rowsums):
+    # 64 MiB fits the usual 256 MiB; this package allows 40
+    report = judged(rowsums, "memory_limit_exceeded", "padded_to_64_mib.py")
+    assert report["verdict"] == "MLE"
+    assert report["tests"][0]["message"].endswith("over the limit of 40 MiB")
+
+
+def verified(package: Path, tmp_path: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python -m testcases.verify` on a copy of the package and its solutions, `extra` files added."""
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(package, problems / package.name)
+    shutil.copytree(SOURCE / "solutions" / package.name, solutions / package.name)
+    for name, text in (extra or {}).items():
+        (solutions / package.name / name).write_text(text)
+    return run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_proves_a_memory_limit(rowsums, tmp_path):
+    proc = verified(rowsums, tmp_path)
+    assert "rowsums  memory_limit_exceeded/padded_to_64_mib.py          MLE       MLE" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: rowsums: every check holds.")
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_refuses_an_accepted_solution_near_the_memory_limit(rowsums, tmp_path):
+    greedy = ("# Route: the sums, beside a 24 MiB scratch array (over half the 40 MiB limit).\nimport numpy as np\n\n\n"
+              "class Solution:\n    def row_sums(self, Z):\n        scratch = np.ones(3 << 20)\n"
+              "        return np.asarray(Z, dtype=np.float64).sum(axis=1) + scratch[0] - 1\n")
+    proc = verified(rowsums, tmp_path, {"accepted/greedy.py": greedy})
+    last = (proc.stdout + proc.stderr).rstrip().splitlines()[-1]
+    assert proc.returncode == 1
+    assert re.fullmatch(r"verify: .*/solutions/rowsums/accepted/greedy\.py: accepted solution's peak memory on test "
+                        r"\d{3}-\w+ was 2\d\.\d MiB, more than 1/2 of the 40 MiB memory limit \(raise memory_limit_mb "
+                        r"in problem\.toml, or make it use less\)", last), last
