@@ -68,7 +68,8 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
 
 
 def _where(gap: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.unravel_index(int(np.nanargmax(gap)), gap.shape))
+    """The index of the largest gap, NaN counting as the largest (an all-NaN gap is its first element)."""
+    return tuple(int(i) for i in np.unravel_index(int(np.argmax(np.where(np.isnan(gap), np.inf, gap))), gap.shape))
 
 
 def _perturbed(problem: Problem, inputs: dict) -> dict:

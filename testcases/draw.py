@@ -97,6 +97,9 @@ def _outer(arg: Arg, recipe: Recipe, text: str, shape: tuple[int, ...], vectors:
     assert pairs is not None  # recipes.py checked it
     signs = []
     for (sign, name), length in zip(pairs, outer_axes(shape)):
+        if name == "+":  # all ones: nothing to share, whatever the axis' length
+            signs.append(sign * sign_vector(name, length, rng))
+            continue
         if name not in vectors:
             vectors[name] = sign_vector(name, length, rng)
         signs.append(sign * vectors[name])

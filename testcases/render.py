@@ -150,9 +150,9 @@ def sample_block(tests: list[tuple[str, dict]], lang: str = "en") -> str:
         lines = [words["input"].format(name=name), "", "```text"]
         for arg, value in data["input"].items():
             lines.append(_assignment(arg, value))
-        lines += ["```", "", words["expected"], "", "```text",
-                  _nested(data["expected"]), "```", "",
-                  words["rounded"].format(_rounded(data["expected"]))]
+        lines += ["```", "", words["expected"], "", "```text", _nested(data["expected"]), "```"]
+        if not _whole(data["expected"]):  # token ids and other exact outputs need no rounding to read
+            lines += ["", words["rounded"].format(_rounded(data["expected"]))]
         parts.append("\n".join(lines))
     return "\n\n".join(parts) or words["none"]
 
@@ -217,6 +217,12 @@ def _nested(value: list, indent: int = 0) -> str:
         return f"[{body}]"
     inner = [_nested(item, indent + 1) for item in value]
     return "[" + (",\n" + " " * (indent + 1)).join(inner) + "]"
+
+
+def _whole(value) -> bool:
+    if isinstance(value, list):
+        return all(_whole(x) for x in value)
+    return isinstance(value, int)
 
 
 def _rounded(value) -> str:
