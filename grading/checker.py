@@ -58,13 +58,21 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     if not wrong.any():
         return Check(True, "", max_abs, max_rel)
     index = tuple(int(i) for i in np.argwhere(wrong)[0])
-    message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
-               f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
-               f"{int(wrong.sum())} of {got.size} elements differ")
+    exact = abs_tol == 0 and rel_tol == 0  # whole numbers such as token ids: shown as ints, no ratio
+    how = "an exact match is required" if exact else f"error {err[index]:.3g} > allowed {allowed[index]:.3g}"
+    message = (f"{_position(index)}: expected {_value(expected[index], exact)}, got {_value(got[index], exact)} "
+               f"({how})"
+               + (f"; {int(wrong.sum())} of {got.size} elements differ" if got.ndim else ""))
     detail = {"index": list(index), "position": _position(index), "expected": float(expected[index]),
               "got": float(got[index]), "error": float(err[index]), "allowed": float(allowed[index]),
               "differ": int(wrong.sum()), "elements": int(got.size)}
     return Check(False, message, max_abs, max_rel, detail)
+
+
+def _value(x, exact: bool) -> str:
+    """A number as a message shows it: 3 rather than 3.0 where only an exact match passes."""
+    value = float(x)
+    return str(int(value)) if exact and value.is_integer() else repr(value)
 
 
 def _shape(shape: tuple[int, ...]) -> str:

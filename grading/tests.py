@@ -151,7 +151,7 @@ def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
     return specs, blobs
 
 
-def encode_array(value: list, floats: bool = False) -> tuple[str, list[int], bytes]:
+def encode_array(value: Any, floats: bool = False) -> tuple[str, list[int], bytes]:
     """A nested list of numbers as (dtype, shape, native bytes), as numpy.asarray would make it:
     int64 when every number is an int, float64 otherwise (or when `floats`). ValueError for a
     ragged list, TypeError for anything that is not a number."""
@@ -160,7 +160,7 @@ def encode_array(value: list, floats: bool = False) -> tuple[str, list[int], byt
     while isinstance(level, list):
         shape.append(len(level))
         level = level[0] if level else None
-    flat = value
+    flat: list = value if shape else [value]  # a scalar output's expected number: shape ()
     for width in shape[1:]:
         if any(type(row) is not list or len(row) != width for row in flat):
             raise ValueError(f"the nested lists are ragged (shape {shape} from their first elements)")

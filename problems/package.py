@@ -117,6 +117,11 @@ class Problem:
     attention: bool = False  # [verify] attention = true: the attention package rules apply too
 
     @property
+    def exact(self) -> bool:
+        """abs = rel = 0 in [tolerance]: an output of whole numbers (token ids) that must match exactly."""
+        return self.abs_tol == 0 and self.rel_tol == 0
+
+    @property
     def interactive(self) -> bool:
         return self.kind == "interactive"
 

@@ -34,6 +34,15 @@ def tolerance(problem: Problem, expected: np.ndarray) -> np.ndarray:
     return np.maximum(problem.abs_tol, problem.rel_tol * np.abs(expected))
 
 
+def in_tolerances(error: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """error / allowed per element; where nothing is allowed (abs = rel = 0, an exact output such as
+    token ids) 0 for an exact match and inf otherwise, never a division by zero."""
+    exact = allowed == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.abs(error) / np.where(exact, 1, allowed)
+    return np.where(exact, np.where(error == 0, 0.0, np.inf), share)
+
+
 def evaluate(problem: Problem, inputs: dict) -> Verdict:
     """Expected output of `inputs`, or a reason to redraw (not finite, or badly conditioned)."""
     precise = oracle.run(problem, inputs, np.longdouble)
@@ -41,7 +50,7 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
     if not (np.isfinite(precise).all() and np.isfinite(plain).all()):
         return Verdict(None, "the expected output is not finite")
     expected = precise.astype(np.float64)
-    gap = np.abs(plain.astype(np.longdouble) - precise) / tolerance(problem, expected)
+    gap = in_tolerances(plain.astype(np.longdouble) - precise, tolerance(problem, expected))
     worst = float(gap.max()) if gap.size else 0.0
     if worst > CONDITION_FRACTION:
         return Verdict(None, f"float64 and longdouble differ by {worst:.3g} of the tolerance at {_where(gap)}")
@@ -50,7 +59,7 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
     # that scales Q before the product rounds them apart and lands on another softmax. Nudging
     # the parameters by a few ulps stands in for every such order of operations.
     nudged = oracle.run(problem, _perturbed(problem, inputs), np.longdouble)
-    gap = np.abs(nudged - precise) / tolerance(problem, expected)
+    gap = in_tolerances(nudged - precise, tolerance(problem, expected))
     worst = float(gap.max()) if gap.size else 0.0
     if not np.isfinite(worst) or worst > CONDITION_FRACTION:
         return Verdict(None, f"a few-ulp change of the parameters moves the output by {worst:.3g} "

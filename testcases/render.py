@@ -33,6 +33,13 @@ _WORDS = {
         "real": "float | {lo} ≤ `{name}` ≤ {hi}",
         "result": "The result has shape `{shape}`. An element is accepted when |got − expected| ≤ {abs} "
                   "or |got − expected| ≤ {rel} · |expected|.",
+        "accepted_at": "An element is accepted|It is accepted",
+        "result_exact": "Every element must equal the expected whole number exactly (an int, or a float holding it).",
+        "result_stack": "A tuple or list of {count} arrays of shape `{shape}` is read as their stack "
+                        "(`np.asarray(...)`), in order.",
+        "result_scalar": "The result is one number: a float (a 0-d array, or an array holding one element, is "
+                         "read as that number). It is accepted when |got − expected| ≤ {abs} or |got − expected| ≤ "
+                         "{rel} · |expected|.",
         "stream": "`{stream}` is not passed whole: `{method}(x)` is called once per row of it, in order, and x is "
                   "row t as a list of {row} Python floats (whole numbers arrive as floats too, `1.0`). The "
                   "constructor's arguments are decoded from JSON, so their numbers may be `int`.",
@@ -58,6 +65,12 @@ _WORDS = {
         "real": "实数 (float) | {lo} ≤ `{name}` ≤ {hi}",
         "result": "结果的形状为 `{shape}`。当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| "
                   "时，该元素被接受。",
+        "accepted_at": "当 |got",
+        "result_exact": "每个元素必须与期望的整数完全相等（整数，或值为该整数的浮点数）。",
+        "result_stack": "返回 {count} 个形状为 `{shape}` 的数组组成的元组或列表时，"
+                        "按顺序堆叠读取（`np.asarray(...)`）。",
+        "result_scalar": "结果是一个数：一个浮点数（0 维数组或只含一个元素的数组按其中的数读取）。"
+                         "当 |got − expected| ≤ {abs} 或 |got − expected| ≤ {rel} · |expected| 时被接受。",
         "stream": "`{stream}` 不会整体传入：按顺序对它的每一行调用一次 `{method}(x)`，x 是第 t 行，一个含 {row} 个 "
                   "Python 浮点数的列表（整数值也以浮点数给出，如 `1.0`）。构造函数的参数由 JSON 解码，其中的数可能是 "
                   "`int`。",
@@ -111,7 +124,14 @@ def constraints_block(problem: Problem, lang: str = "en") -> str:
                                                     steps=stream.shape[0], shape=_shape(problem.output_shape),
                                                     **tolerance)]
     else:
-        lines += ["", words["result"].format(shape=_shape(problem.output_shape), **tolerance)]
+        result = words["result"] if problem.output_shape else words["result_scalar"]
+        lines += ["", result.format(shape=_shape(problem.output_shape), **tolerance)]
+        if problem.exact:  # no tolerance: say it in words rather than as "<= 0"
+            kept = re.split(words["accepted_at"], lines[-1])[0].rstrip()
+            lines[-1] = kept + ("" if zh else " ") + words["result_exact"]
+        if problem.output_shape and problem.output_shape[0].isdigit():  # several arrays, returned together
+            lines[-1] += ("" if zh else " ") + words["result_stack"].format(
+                count=problem.output_shape[0], shape=_shape(problem.output_shape[1:]))
     lines += [
         "",
         words["limits"].format(ms=problem.time_limit_ms, mb=problem.memory_limit_mb),
@@ -185,7 +205,10 @@ def _assignment(name: str, value) -> str:
 
 
 def _nested(value: list, indent: int = 0) -> str:
-    """A nested list with its innermost lists on one line each, aligned under the first."""
+    """A nested list with its innermost lists on one line each, aligned under the first (a number
+    as it is: a scalar output)."""
+    if not isinstance(value, list):
+        return json.dumps(value)
     if not value or not isinstance(value[0], list) or not isinstance(value[0][0] if value[0] else None, list):
         body = (",\n" + " " * (indent + 1)).join(json.dumps(row) for row in value)
         return f"[{body}]"

@@ -158,7 +158,7 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
         required = problem.shape_of(arg, dims) if arg else problem.output_shape_for(dims)
         if found != required:
             out.append(f"{name}: shape {_tuple(found)} but problem.toml requires {_tuple(shape)} = {_tuple(required)}")
-    leaves = value
+    leaves = value if shape else [value]  # a scalar output (output_shape = []) is one number
     for _ in range(len(shape) - 1):
         leaves = [x for row in leaves for x in row]
     bad_type = [i for i, x in enumerate(leaves) if type(x) not in (int, float)]

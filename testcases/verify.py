@@ -17,7 +17,11 @@ prove exactly this; here, for every problem, in order:
 5. every time_limit_exceeded solution is right on every test it finishes and over the time limit
    on at least one (judged with the limit raised to 3x, for this check only, so that its distance
    past the limit shows);
-6. every run_time_error solution gets RE (any other folder: its own verdict).
+6. every run_time_error solution gets RE, every memory_limit_exceeded one MLE under the package's
+   own memory_limit_mb (any other folder: its own verdict);
+7. the reference and every accepted solution peak at most half the memory limit on every test
+   (an error with the figures: a limit that close would turn a correct solution into MLE on
+   another machine or NumPy build).
 
 A rule fails only where a verdict changes. Margins that are merely close are warnings, as Kattis'
 "sensitive to the time limit": the reference's slowest test over a tenth of the limit in user CPU
@@ -53,9 +57,10 @@ from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from sandbox.errors import MachineBusy
 from testcases import oracle, package_rules
-from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.condition import CONDITION_FRACTION, in_tolerances, tolerance
 from testcases.validate import validate_problem
 
+MEMORY_DIVISOR = 2  # the reference's and an accepted solution's peak memory: at most limit / 2
 TIME_MULTIPLIER = 5  # an accepted solution's slowest test takes at most limit / 5
 MEASUREMENTS = 3  # runs of an accepted solution over that budget before it is a violation
 REFERENCE_TIME_DIVISOR = 10  # the reference's slowest test takes at most limit / 10, judged as a submission
@@ -170,7 +175,7 @@ def select(names: list[str], folder: Path) -> list[Problem]:
 
 
 def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
-    """The six checks on one problem, in order; raises Violation at the first one broken."""
+    """The checks on one problem, in order; raises Violation at the first one broken."""
     check_tests(problem, out)
     check_package_rules(problem, solutions, out)
     check_reference(problem, out)
@@ -226,7 +231,7 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
                             f"stores expected of shape {expected.shape}")
         allowed = tolerance(problem, expected)
         with np.errstate(invalid="ignore"):
-            share = np.abs(got - expected) / allowed
+            share = in_tolerances(got - expected, allowed)
         share = np.where(np.isnan(share), np.inf, share)  # a non-finite result matches nothing
         if share.size == 0:
             continue
@@ -267,6 +272,7 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
     budget = problem.time_limit_ms / divisor
     report = _judge(entry, problem)
     _require_verdict(entry, report, "AC")
+    _require_memory_margin(entry, report, problem, whose)
     runs = 1
     while (_slowest_user(report).user_ms or 0) > budget and runs < MEASUREMENTS:
         again = _judge(entry, problem)
@@ -281,6 +287,15 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
                                           f"time (fastest of {runs} runs), more than 1/{divisor} of the "
                                           f"{problem.time_limit_ms} ms limit")]
     return report, []
+
+
+def _require_memory_margin(entry: Bundled, report: Report, problem: Problem, whose: str) -> None:
+    """Rule 7: the peak memory of every test within half the package's memory limit."""
+    top = max(report.tests, key=lambda t: t.memory_mb or 0)
+    if (top.memory_mb or 0) > problem.memory_limit_mb / MEMORY_DIVISOR:
+        raise Violation(f"{shown(entry.path)}: {whose} peak memory on test {top.name} was {top.memory_mb:.1f} MiB, "
+                        f"more than 1/{MEMORY_DIVISOR} of the {problem.memory_limit_mb} MiB memory limit "
+                        "(raise memory_limit_mb in problem.toml, or make it use less)")
 
 
 def _judge(entry: Bundled, problem: Problem, **options) -> Report:

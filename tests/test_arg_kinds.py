@@ -5,6 +5,7 @@ rendered and judged."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -160,3 +161,178 @@ def test_a_bad_integer_array_is_one_line(gather, old, new, message):
 def test_a_bad_integer_declaration_is_one_line(gather, old, new, message):
     proc = remade(gather, old, new, "problem.toml")
     assert (proc.returncode, proc.stderr) == (2, f"error: {gather / 'problem.toml'}: {message}\n")
+
+
+# -- scalar output: output_shape = [] -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def meansquare(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "meansquare")
+
+
+def test_a_scalar_output_is_stored_and_stated_as_one_number(meansquare):
+    sample = json.loads((meansquare / "tests" / "001-sample.json").read_text())
+    assert sample["expected"] == 2.3333333333333335
+    assert run("-m", "testcases", "validate", str(meansquare)).stdout == "meansquare: 6 tests, all valid\n"
+    spec = (meansquare / "spec.md").read_text()
+    assert "Expected output, in full precision:\n\n```text\n2.3333333333333335\n```" in spec
+    assert "Rounded to 2 decimals for reading: `2.33`." in spec
+    assert "The result is one number: a float (a 0-d array, or an array holding one element, is read as that " \
+           "number)." in spec
+    assert "结果是一个数" in (meansquare / "spec.zh.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["python_float.py", pytest.param("keepdims_array.py", marks=pytest.mark.slow)])
+def test_a_scalar_output_is_accepted_as_a_float_or_one_element(meansquare, name):
+    assert judged(meansquare, "accepted", name)["verdict"] == "AC"
+
+
+def test_a_wrong_scalar_output_says_the_value(meansquare, tmp_path):
+    # the sum instead of the mean, returned as a (1, 1) array: read as the number it holds
+    wrapped = tmp_path / "wrapped.py"
+    wrapped.write_text("import numpy as np\n\n\nclass Solution:\n    def mean_square(self, Z):\n"
+                       "        return np.array([[float(np.sum(np.square(Z)))]])\n")
+    proc = helpers.run_judge(wrapped, "--problem", str(meansquare), "--hint", "2", "--no-record")
+    assert "problem:  the value: expected 2.3333333333333335, got 14.0 (error 11.7 > allowed 2.33e-09)\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+    ran = run("-m", "judge", "run", str(wrapped), "--problem", str(meansquare), "--no-record")
+    assert "  yours: 14*   reference: 2.33333\n" in ran.stdout, ran.stdout + ran.stderr
+
+
+@pytest.mark.slow  # runs the bundled wrong answer in a sandbox of its own
+def test_hints_match_a_scalar_output(meansquare, tmp_path):
+    from coach.hints import hint
+    from grading.session import judge_file
+    from problems import load
+
+    wrapped = tmp_path / "wrapped.py"
+    wrapped.write_text("import numpy as np\n\n\nclass Solution:\n    def mean_square(self, Z):\n"
+                       "        return np.array([float(np.sum(np.square(Z)))])\n")
+    report = judge_file(wrapped, load(str(meansquare)), keep_output=True)
+    told = hint(report, 2, SOURCE / "solutions")
+    assert (told["kind"], told["matches"]) == ("step", ["wrong_answer/sum_not_mean.py"])
+    assert told["text"] == ("your output goes wrong at step 2 of the statement (Mean): Bug: the sum of squares, never "
+                            "divided by the count")
+
+
+@pytest.mark.slow  # stress judges several drawn inputs
+def test_stress_finds_a_wrong_scalar_output(meansquare, tmp_path):
+    out = tmp_path / "found.json"
+    proc = run("-m", "judge", "stress", str(SOURCE / "solutions" / "meansquare" / "wrong_answer" / "sum_not_mean.py"),
+               "--problem", str(meansquare), "--n", "5", "--out", str(out))
+    assert "  the value: expected 1.0, got 2.0 (error 1 > allowed 1e-09)\n\n  yours: 2*   reference: 1\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+    assert json.loads(out.read_text()) == {"input": {"Z": [[-1, 1]]}}
+
+
+# -- tuple output: output_shape = ["2", "R", "C"] -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def twoscales(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "twoscales")
+
+
+def test_a_tuple_output_is_stated_as_a_stack(twoscales):
+    assert ("The result has shape `(2, R, C)`. An element is accepted when |got − expected| ≤ 1e-9 or |got − "
+            "expected| ≤ 1e-9 · |expected|. A tuple or list of 2 arrays of shape `(R, C)` is read as their stack "
+            "(`np.asarray(...)`), in order.") in (twoscales / "spec.md").read_text()
+    assert "返回 2 个形状为 `(R, C)` 的数组组成的元组或列表时" in (twoscales / "spec.zh.md").read_text()
+    sample = json.loads((twoscales / "tests" / "001-sample.json").read_text())["expected"]
+    assert sample == [[[2.0, 4.0, 6.0], [0.0, 0.0, 0.0]], [[3.0, 6.0, 9.0], [0.0, 0.0, 0.0]]]
+
+
+@pytest.mark.parametrize("folder, name, verdict", [
+    ("accepted", "tuple_of_arrays.py", "AC"),
+    pytest.param("accepted", "list_of_lists.py", "AC", marks=pytest.mark.slow),
+    pytest.param("wrong_answer", "swapped.py", "WA", marks=pytest.mark.slow),
+])
+def test_a_tuple_output_is_checked_as_its_stack(twoscales, folder, name, verdict):
+    assert judged(twoscales, folder, name)["verdict"] == verdict
+
+
+def test_a_tuple_of_unequal_arrays_is_one_wrong_answer(twoscales, tmp_path):
+    ragged = tmp_path / "ragged.py"
+    ragged.write_text("import numpy as np\n\n\nclass Solution:\n    def two_scales(self, Z):\n"
+                      "        Z = np.asarray(Z)\n        return 2 * Z, 3 * Z[:, :1]\n")
+    _, report = helpers.judge(ragged, "--problem", str(twoscales), "--no-record")
+    assert report["verdict"] == "WA"
+    assert report["tests"][0]["message"].startswith("the returned value is not a rectangular array of numbers")
+
+
+# -- exact integer outputs: [tolerance] abs = 0, rel = 0 ------------------------------------------
+
+@pytest.fixture(scope="module")
+def argmaxrow(tmp_path_factory) -> Path:
+    # made at all: with nothing allowed, the conditioning check must not divide by the tolerance
+    return made(tmp_path_factory, "argmaxrow")
+
+
+def test_an_exact_output_is_stored_as_ints_and_stated_in_words(argmaxrow):
+    assert json.loads((argmaxrow / "tests" / "001-sample.json").read_text())["expected"] == [2, 1]
+    assert all(type(i) is int for p in (argmaxrow / "tests").glob("*.json")
+               for i in json.loads(p.read_text())["expected"])
+    assert ("The result has shape `(R)`. Every element must equal the expected whole number exactly (an int, or a "
+            "float holding it).") in (argmaxrow / "spec.md").read_text()
+    assert "结果的形状为 `(R)`。每个元素必须与期望的整数完全相等" in (argmaxrow / "spec.zh.md").read_text()
+
+
+def test_an_exact_output_is_judged_exactly(argmaxrow):
+    assert judged(argmaxrow, "accepted", "numpy_argmax.py")["verdict"] == "AC"
+    proc = helpers.run_judge(SOURCE / "solutions" / "argmaxrow" / "wrong_answer" / "argmin.py", "--problem",
+                             str(argmaxrow))
+    assert "  problem:  element 0: expected 2, got 0 (an exact match is required); 2 of 2 elements differ\n" \
+        in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.slow  # the whole verify of a small package: every bundled file judged
+def test_verify_proves_an_exact_package(argmaxrow, tmp_path):
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(argmaxrow, problems / "argmaxrow")
+    shutil.copytree(SOURCE / "solutions" / "argmaxrow", solutions / "argmaxrow")
+    proc = run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+    assert "argmaxrow reference.py                                       <=1% tol  0%" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: argmaxrow: every check holds.")
+
+
+# -- a package's own memory limit, proved by verify -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def rowsums(tmp_path_factory) -> Path:
+    return made(tmp_path_factory, "rowsums")
+
+
+def test_the_packages_own_memory_limit_is_enforced(rowsums):
+    # 64 MiB fits the usual 256 MiB; this package allows 40
+    report = judged(rowsums, "memory_limit_exceeded", "padded_to_64_mib.py")
+    assert report["verdict"] == "MLE"
+    assert report["tests"][0]["message"].endswith("over the limit of 40 MiB")
+
+
+def verified(package: Path, tmp_path: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python -m testcases.verify` on a copy of the package and its solutions, `extra` files added."""
+    problems, solutions = tmp_path / "packages", tmp_path / "solutions"
+    shutil.copytree(package, problems / package.name)
+    shutil.copytree(SOURCE / "solutions" / package.name, solutions / package.name)
+    for name, text in (extra or {}).items():
+        (solutions / package.name / name).write_text(text)
+    return run("-m", "testcases.verify", "--problems-dir", str(problems), "--solutions-dir", str(solutions))
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_proves_a_memory_limit(rowsums, tmp_path):
+    proc = verified(rowsums, tmp_path)
+    assert "rowsums  memory_limit_exceeded/padded_to_64_mib.py          MLE       MLE" in proc.stdout, proc.stdout
+    assert proc.stdout.rstrip().endswith("verify: rowsums: every check holds.")
+
+
+@pytest.mark.slow  # every bundled file judged
+def test_verify_refuses_an_accepted_solution_near_the_memory_limit(rowsums, tmp_path):
+    greedy = ("# Route: the sums, beside a 24 MiB scratch array (over half the 40 MiB limit).\nimport numpy as np\n\n\n"
+              "class Solution:\n    def row_sums(self, Z):\n        scratch = np.ones(3 << 20)\n"
+              "        return np.asarray(Z, dtype=np.float64).sum(axis=1) + scratch[0] - 1\n")
+    proc = verified(rowsums, tmp_path, {"accepted/greedy.py": greedy})
+    last = (proc.stdout + proc.stderr).rstrip().splitlines()[-1]
+    assert proc.returncode == 1
+    assert re.fullmatch(r"verify: .*/solutions/rowsums/accepted/greedy\.py: accepted solution's peak memory on test "
+                        r"\d{3}-\w+ was 2\d\.\d MiB, more than 1/2 of the 40 MiB memory limit \(raise memory_limit_mb "
+                        r"in problem\.toml, or make it use less\)", last), last
