@@ -42,9 +42,9 @@ endif
 start: compiled
 	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=<slug or id>, e.g. PROBLEM=gqa; make problems lists them))
 
-## make problems: every problem with your status, attempts, best time and last verdict.
+## make problems [TAG=efficiency]: every problem (or those with the tag), easiest first, with its tags, your status, attempts, best time and last verdict.
 problems: compiled
-	@$(PY) -m judge list
+	@$(PY) -m judge list $(if $(TAG),--tag $(TAG))
 
 ## make history [PROBLEM=gqa]: your judgings, oldest first.
 history: compiled

@@ -18,6 +18,7 @@ import hmac
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, urlencode
@@ -34,7 +35,7 @@ from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
 from classroom.store import Job, Store, User
 from grading.source import MAX_SOURCE_BYTES
-from grading.verdict import Verdict
+from grading.verdict import Verdict, over
 from problems import Problem
 from web import statement
 
@@ -75,6 +76,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     judges = judges_factory(store, problems)
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
+
+    pages.filters["figure"] = partial(figure, problems)
 
     def config() -> ClassConfig:
         """class.toml, read again when it changed (an admin reveals a frozen board by editing it)."""
@@ -462,6 +465,22 @@ def _public(row, with_code: bool = False) -> dict:
     if with_code:
         data.update(code=row["code"], message=row["message"], tests=json.loads(row["tests"]) if row["tests"] else [])
     return data
+
+
+def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | None, slug: str,
+           limit_verdict: str) -> str:
+    """A CPU time (limit_verdict TLE) or a peak memory (MLE) as the pages show it, never rounded onto
+    its problem's limit on that verdict: a TLE at 1000.4 ms reads 1000.4 ms, not 1000 ms."""
+    if value is None:
+        return ""
+    problem = problems.get(slug)
+    limit = None if problem is None or verdict != limit_verdict else (
+        problem.time_limit_ms if limit_verdict == "TLE" else problem.memory_limit_mb)
+    digits, unit = (0, "ms") if limit_verdict == "TLE" else (1, "MiB")
+    if limit is None or value <= limit:
+        return f"{value:.{digits}f} {unit}"
+    shown = over(value, limit, least=digits)
+    return f"{'>' + str(limit) if shown.startswith('more') else shown} {unit}"
 
 
 def _when(timestamp: float | None) -> str:

@@ -1,7 +1,9 @@
 """Graded hints on a Wrong Answer, from data: the problem's bundled wrong answers are run (in the
 sandbox, like any file) on the test the user's file failed, and the user's output is compared
 with each under the problem's checker. A match names the statement step where the output goes
-wrong (level 1) and the bug (level 2); no match says so, since a guess would mislead.
+wrong (level 1) and the bug (level 2); no match says so, since a guess would mislead. An output
+holding NaN or inf is first told what that means (coach/nonfinite.py); a NaN names no step, so a
+match must rest on a wrong finite value the two outputs share.
 
 Each problem's wrong answers declare their step in solutions/<slug>/wrong_answer/steps.toml; the
 steps' titles come from the numbered steps of its spec.md.
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from coach.nonfinite import diagnosis
 from grading.checker import compare
 from grading.session import Report, judge_file
 from problems import Problem, TestCase, read_test
@@ -37,13 +40,15 @@ def _bug(path: Path) -> str:
 
 def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     """The hint for a report judged with keep_output: {"level", "kind", "step", "matches", "bugs",
-    "text"}. kind: "step" (a bundled mistake gives the same output: `step` names where, and at
-    level 2 `matches` and `bugs` name the mistakes), "own" (none does), "not_wa" (the verdict is
-    not a Wrong Answer, which is all hints explain), "none" (no hint can be had: `text` says why)."""
+    "nonfinite", "text"}. kind: "step" (a bundled mistake gives the same output: `step` names where,
+    and at level 2 `matches` and `bugs` name the mistakes), "own" (none does), "nonfinite" (none
+    does, and the output holds NaN or inf: `nonfinite` says where and `text` what it means),
+    "not_wa" (the verdict is not a Wrong Answer, which is all hints explain), "none" (no hint can
+    be had: `text` says why). `nonfinite` is None unless the output holds NaN or inf."""
     problem, failure = report.problem, report.first_failure
     if report.verdict != "WA":
         return not_a_wrong_answer(report, level)
-    none = {"level": level, "kind": "none", "step": None, "matches": None, "bugs": None}
+    none = {"level": level, "kind": "none", "step": None, "matches": None, "bugs": None, "nonfinite": None}
     if problem is None or failure is None or failure.verdict != "WA" or failure.got is None:
         return {**none, "text": "hints need a Wrong Answer with a readable output"}
     case_path = problem.tests_dir / f"{failure.name}.json"
@@ -53,7 +58,13 @@ def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     folder = solutions / problem.slug / "wrong_answer"
     index_path = folder / "steps.toml"
     index = read_toml(index_path, "each problem's wrong answers name their step there") if index_path.is_file() else {}
+    odd = diagnosis(failure.got, problem.interactive, failure.step)
     matches = matching(problem, case, failure.got, sorted(folder.glob("*.py")))
+    if not matches and odd is not None:
+        return {**none, "kind": "nonfinite", "nonfinite": odd,
+                "text": f"{odd['text']}. No bundled mistake shares a wrong finite value with your output on this "
+                        "test, so no step is named: check where the first NaN or inf appears in your code on "
+                        "this test's input (np.isfinite after each step)"}
     if not matches:
         return {**none, "kind": "own",
                 "text": "no bundled mistake gives your output on this test: the bug is one of your own. "
@@ -63,8 +74,9 @@ def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     bugs = [_bug(m) for m in matches]
     out = {"level": level, "kind": "step", "step": " or ".join(steps),
            "matches": [f"wrong_answer/{m.name}" for m in matches] if level >= 2 else None,
-           "bugs": bugs if level >= 2 else None}
-    text = f"your output goes wrong at {out['step']}"
+           "bugs": bugs if level >= 2 else None, "nonfinite": odd}
+    text = (f"{odd['text']}. Your finite values are those of a bundled mistake: " if odd else "") + \
+        f"your output goes wrong at {out['step']}"
     if level >= 2:
         text += f": {bugs[0]}" if len(bugs) == 1 else (
             f"; on this test your output is that of {len(bugs)} different mistakes: " + "; or ".join(bugs))
@@ -83,28 +95,43 @@ def not_a_wrong_answer(report: Report, level: int) -> dict:
              "MLE": "a Memory Limit Exceeded is about the memory your arrays take",
              "OLE": "an Output Limit Exceeded comes from printing too much"}.get(
         verdict, f"this judging's verdict is {verdict}")
-    return {"level": level, "kind": "not_wa", "step": None, "matches": None, "bugs": None,
+    return {"level": level, "kind": "not_wa", "step": None, "matches": None, "bugs": None, "nonfinite": None,
             "text": f"hints explain wrong answers (WA) only; {where}"}
 
 
 def matching(problem: Problem, case: TestCase, got: np.ndarray, files: list[Path]) -> list[Path]:
-    """The bundled files whose output on `case` the checker cannot tell from `got`."""
+    """The bundled files that make the same mistake as `got` on `case` (see same_mistake)."""
     def output_of(path: Path) -> np.ndarray | None:
         result = judge_file(path, problem, cases=lambda p: [case], keep_output=True)
         return result.tests[0].got if result.tests else None
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         outputs = list(pool.map(output_of, files))
-    return [path for path, theirs in zip(files, outputs) if theirs is not None and _same(got, theirs, problem)]
+    return [path for path, theirs in zip(files, outputs)
+            if theirs is not None and same_mistake(got, theirs, expected_for(problem, case, theirs), problem)]
 
 
-def _same(got: np.ndarray, theirs: np.ndarray, problem: Problem) -> bool:
-    """Indistinguishable under the checker: finite elements within tolerance, and NaN or an
-    infinity exactly where the other has the same (an overflow bug gives NaN, and so does its copy)."""
+def expected_for(problem: Problem, case: TestCase, got: np.ndarray) -> np.ndarray:
+    """The expected output `got` is checked against: an interactive run's answers stop at its
+    first wrong step, so theirs are the first steps of the expected ones."""
+    expected = np.asarray(case.expected, dtype=np.float64)
+    return expected[:len(got)] if problem.interactive and got.ndim == expected.ndim else expected
+
+
+def same_mistake(got: np.ndarray, theirs: np.ndarray, expected: np.ndarray, problem: Problem) -> bool:
+    """Whether the bundled output `theirs` shows the user's mistake in `got`: the checker cannot tell
+    them apart (the same shape; NaN, inf and -inf in the same places; the finite elements within
+    tolerance), and they share something wrong that a NaN does not hide: the shape, or a finite
+    element outside the tolerance of `expected`. Outputs that agree only where they are NaN or inf
+    name nothing: an overflowing exp, a fully masked row and 0 / 0 all give the same NaN."""
     if got.shape != theirs.shape:
         return False
-    finite = np.isfinite(got) & np.isfinite(theirs)
-    odd_same = (np.isnan(got) & np.isnan(theirs)) | (np.isinf(got) & (got == theirs))
-    if not np.all(finite | odd_same):
+    finite = np.isfinite(got)
+    if not (np.array_equal(finite, np.isfinite(theirs)) and np.array_equal(np.isnan(got), np.isnan(theirs))
+            and np.array_equal(got[np.isinf(got)], theirs[np.isinf(got)])):
         return False
-    return compare(got[finite], theirs[finite], problem.abs_tol, problem.rel_tol).ok
+    if not compare(got[finite], theirs[finite], problem.abs_tol, problem.rel_tol).ok:
+        return False
+    if theirs.shape != expected.shape:
+        return True  # a wrong shape, the same as the user's: shared and seen
+    return not compare(theirs[finite], expected[finite], problem.abs_tol, problem.rel_tol).ok

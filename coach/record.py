@@ -29,7 +29,7 @@ def enrich(report: Report, hint_level: int | None) -> None:
             report.hint = hint(report, hint_level)
         except (ProblemError, OSError, SandboxUnavailable, MachineBusy) as exc:
             report.hint = {"level": hint_level, "kind": "none", "step": None, "matches": None, "bugs": None,
-                           "text": f"no hint could be had ({exc})"}
+                           "nonfinite": None, "text": f"no hint could be had ({exc})"}
     if report.verdict == "AC":
         report.speed = speed(report)
 

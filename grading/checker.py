@@ -77,3 +77,8 @@ def _value(x, exact: bool) -> str:
 
 def _shape(shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(str, shape)) + (",)" if len(shape) == 1 else ")")
+
+
+def position(index: tuple[int, ...]) -> str:
+    """Where an element is, in the words of the checker's messages (the hints say it the same way)."""
+    return _position(index)

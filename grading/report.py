@@ -9,7 +9,7 @@ import unicodedata
 from pathlib import Path
 
 from grading.session import Report, TestResult
-from grading.verdict import Verdict
+from grading.verdict import Verdict, over
 
 OUTPUT_LINES = 12
 OUTPUT_CHARS = 1500
@@ -99,8 +99,8 @@ def to_text(report: Report, colour: bool = False) -> str:
         lines.append(f"  {'test':<{width}} {'verdict':<8} {'time':>8} {'memory':>10} "
                      f"{'max abs err':>12} {'max rel err':>12}")
         for t in report.tests:
-            lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_ms(t.time_ms):>8} "
-                         f"{_mb(t.memory_mb):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
+            lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_time(t, p):>8} "
+                         f"{_memory(t, p):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
     lines.append("")
     name = Verdict(report.verdict).title
     summary = f"Verdict: {paint(report.verdict, colour)} ({name})"
@@ -187,6 +187,23 @@ def _shorten(text: str, total_lines: int | None = None) -> str:
     if len(cut) < len(text.rstrip("\n")) or total_lines is not None and total_lines > len(lines):
         cut += f"\n... ({max(total_lines or 0, len(lines))} lines in all, shortened)"
     return cut
+
+
+def _time(t: TestResult, problem) -> str:
+    """A test's CPU time; a TLE's over the limit is never rounded down onto it (1000.4 ms, not 1000)."""
+    if t.verdict == Verdict.TLE and problem is not None and t.time_ms is not None and t.time_ms > problem.time_limit_ms:
+        shown = over(t.time_ms, problem.time_limit_ms)
+        return (f">{problem.time_limit_ms}" if shown.startswith("more") else shown) + " ms"
+    return _ms(t.time_ms)
+
+
+def _memory(t: TestResult, problem) -> str:
+    """A test's peak memory; an MLE's over the limit is never rounded down onto it."""
+    limit = problem.memory_limit_mb if problem is not None else None
+    if t.verdict == Verdict.MLE and limit is not None and t.memory_mb is not None and t.memory_mb > limit:
+        shown = over(t.memory_mb, limit, least=1)
+        return (f">{limit}" if shown.startswith("more") else shown) + " MiB"
+    return _mb(t.memory_mb)
 
 
 def _ms(v: float | None) -> str:

@@ -7,6 +7,7 @@ tolerances from here, so a constraint is written in exactly one file (problem.to
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,7 @@ class Problem:
     root: Path
     titles: dict[str, str] = field(default_factory=dict)
     difficulty: int | None = None  # 1 (easiest) to 10, shown by `python -m judge list`
+    tags: tuple[str, ...] = ()  # short lower-case topics (attention, decoding): listed and filtered by
     # An interactive problem: Solution(*constructor arguments) once per test, then `method` called
     # with one row of the `stream` argument at a time; row t of the output is what call t returns.
     kind: str = "function"
@@ -274,6 +276,7 @@ def load_path(root: Path) -> Problem:
         sizes=sizes,
         derived=derived,
         difficulty=_difficulty(data, path),
+        tags=_tags(data, path),
         rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."),
                          r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
@@ -497,6 +500,24 @@ def _difficulty(data: dict, path: Path) -> int | None:
     if type(value) is not int or not 1 <= value <= 10:
         raise ProblemError(f"{path}: 'difficulty' must be a whole number from 1 to 10, got {value!r}")
     return value
+
+
+TAG = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+
+
+def _tags(data: dict, path: Path) -> tuple[str, ...]:
+    """`tags`: a list of short lower-case words (a-z, digits, -), each once."""
+    value = data.get("tags", [])
+    if not isinstance(value, list) or not all(isinstance(t, str) and TAG.match(t) for t in value) \
+            or len(set(value)) != len(value):
+        raise ProblemError(f"{path}: 'tags' must be a list of distinct short lower-case words (a-z, 0-9, -; up to 20 "
+                           f"characters), got {value!r}")
+    return tuple(value)
+
+
+def by_difficulty(problems: list[Problem]) -> list[Problem]:
+    """Easiest first (no difficulty last), then by slug: the order every list of problems shows."""
+    return sorted(problems, key=lambda p: (p.difficulty or 11, p.slug))
 
 
 def shown(path: Path) -> str:

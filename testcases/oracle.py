@@ -8,13 +8,13 @@ evaluation the conditioning check compares against.
 The rule for a reference: the stored expected outputs are that long double evaluation, so they
 must be the same bits on every machine. Basic operations (+ - * /, sqrt, rint, ldexp, reductions,
 matrix products) are correctly rounded everywhere; the C library's long double transcendentals
-are not. While the reference runs in long double, np.exp, np.sin and np.cos on long double arrays
-are therefore replaced by `portable_exp`, `portable_sin` and `portable_cos`, built from basic
-operations only (within a few long double ulps). A reference calls them as np.exp, np.sin, np.cos
-(never `from numpy import exp`, which would keep the original) and uses no other transcendental
-function in long double: a power b ** x is np.exp(x * ln b) with ln b a constant rounded to the
-working dtype exactly (problems/mla/reference.py shows how). Another function needs its portable
-version here first.
+are not. While the reference runs in long double, np.exp, np.sin, np.cos and np.log on long double
+arrays are therefore replaced by `portable_exp`, `portable_sin`, `portable_cos` and `portable_log`,
+built from basic operations only (within a few long double ulps). A reference calls them as np.exp,
+np.sin, np.cos, np.log (never `from numpy import exp`, which would keep the original) and uses no
+other transcendental function in long double: a power b ** x is np.exp(x * np.log(b)), or with a
+constant ln b rounded to the working dtype exactly (problems/mla/reference.py shows how). Another
+function needs its portable version here first.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _module(problem: Problem) -> ModuleType:
 def run(problem: Problem, inputs: dict, dtype: type = np.float64) -> np.ndarray:
     """The reference's output for `inputs` (argument name -> value), computed in `dtype`.
 
-    In np.longdouble, np.exp, np.sin and np.cos are replaced by their portable versions while the
+    In np.longdouble, np.exp, np.sin, np.cos and np.log are replaced by portable versions while the
     reference runs: the stored expected outputs come from this evaluation and must not depend on
     the machine.
     """
@@ -170,7 +170,37 @@ def portable_cos(x: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(x), out, np.longdouble(np.nan))
 
 
-PORTABLE = {"exp": "portable_exp", "sin": "portable_sin", "cos": "portable_cos"}  # np.NAME -> ours
+# -- log in long double from +, -, *, / only ------------------------------------------------------
+# The same reasons again: x = m * 2**e with m in [sqrt(1/2), sqrt(2)) (frexp and a doubling are
+# exact), log m = 2 atanh(s) with s = (m - 1) / (m + 1), |s| < 0.172, by its odd series, and
+# e * ln 2 added from the two-part constant above (e * _LN2_HI is exact for |e| < 2**16).
+
+_ATANH_TERMS = [_nearest_longdouble(Fraction(2, 2 * n + 1)) for n in range(16)]  # 2 / (2n + 1)
+_SQRT_HALF = _nearest_longdouble(Fraction(70710678118654752440084436210484903928483593768847, 10**50))
+
+
+def portable_log(x: np.ndarray) -> np.ndarray:
+    """log of a long double array, bit-identical on every x86-64 machine; -inf at 0, NaN below."""
+    x = np.asarray(x, dtype=np.longdouble)
+    out = np.full_like(x, np.longdouble(np.nan))
+    live = np.isfinite(x) & (x > 0)
+    m, e = np.frexp(x[live])
+    low = m < _SQRT_HALF
+    m = np.where(low, m * 2, m)  # exact
+    e = np.where(low, e - 1, e).astype(np.longdouble)
+    s = (m - 1) / (m + 1)  # m - 1 is exact (Sterbenz)
+    s2 = s * s
+    poly = np.full_like(s, _ATANH_TERMS[-1])
+    for c in reversed(_ATANH_TERMS[:-1]):
+        poly = poly * s2 + c
+    out[live] = e * _LN2_HI + (e * _LN2_LO + s * poly)
+    out[x == 0] = -np.inf
+    out[np.isposinf(x)] = np.inf
+    return out
+
+
+# np.NAME -> ours
+PORTABLE = {"exp": "portable_exp", "sin": "portable_sin", "cos": "portable_cos", "log": "portable_log"}
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from problems import Problem, ProblemError
+from problems.package import by_difficulty
 
 BLOCKS = ("constraints", "sample")
 LANGUAGES = {"en": "spec.md", "zh": "spec.zh.md"}  # a statement per language, with the same blocks
@@ -183,10 +184,10 @@ def apply_blocks(text: str, blocks: dict[str, str], where: str) -> str | None:
 
 
 def problems_table(problems: list[Problem], root: Path) -> str:
-    """The README's table of problems, easiest first: titles, slug and id, method, statements
+    """The README's table of problems, easiest first: titles, slug and id, difficulty, tags, method, statements
     (links relative to `root`, the checkout)."""
-    lines = ["| problem | id | method | statement |", "| --- | --- | --- | --- |"]
-    for problem in sorted(problems, key=lambda p: (p.difficulty or 11, p.slug)):
+    lines = ["| problem | id | difficulty | tags | method | statement |", "| --- | --- | --- | --- | --- | --- |"]
+    for problem in by_difficulty(problems):
         title = " / ".join([problem.title, *problem.titles.values()])
         method = f"`{problem.method}`"
         if problem.interactive:
@@ -194,7 +195,9 @@ def problems_table(problems: list[Problem], root: Path) -> str:
         folder = problem.root.relative_to(root).as_posix()
         links = " · ".join(f"[{name}]({folder}/{file})" for name, file in (("English", LANGUAGES["en"]),
                                                                             ("中文", LANGUAGES["zh"])))
-        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {method} | {links} |")
+        tags = ", ".join(problem.tags) or "-"
+        lines.append(f"| {title} | `{problem.slug}` (`{problem.id}`) | {problem.difficulty or '-'} | {tags} | {method} "
+                     f"| {links} |")
     return "\n".join(lines)
 
 

@@ -271,3 +271,18 @@ def test_a_warm_worker_replaces_a_sandbox_that_died_between_judgings():
         assert second and not second & first
     finally:
         judge.close()
+
+
+@pytest.mark.parametrize(("value", "verdict", "limit_verdict", "shown"), [
+    (1000.4, "TLE", "TLE", "1000.4 ms"),  # was "1000 ms" beside "used 1000.4 ms ..., over the limit of 1000 ms"
+    (1000.0004, "TLE", "TLE", ">1000 ms"),
+    (1500.2, "TLE", "TLE", "1500 ms"),
+    (999.6, "AC", "TLE", "1000 ms"),  # within the limit: rounded as usual
+    (256.04, "MLE", "MLE", "256.04 MiB"),
+    (3.25, "MLE", "MLE", "3.2 MiB"),  # a refused allocation: the peak is under the limit, and said so
+    (None, "TLE", "TLE", ""),
+])
+def test_the_pages_never_round_a_figure_onto_its_limit(value, verdict, limit_verdict, shown):
+    from classroom.app import figure
+
+    assert figure({"causal": load("causal")}, value, verdict, "causal", limit_verdict) == shown

@@ -170,3 +170,47 @@ def test_only_plain_calls_on_long_double_arrays_are_redirected():
         out = np.empty(2, dtype=np.longdouble)
         np.cos(ld, out=out)  # with more arguments than x: numpy's own ufunc, as asked
         assert np.array_equal(out, original_cos(ld))
+
+
+def _exact_log(x: np.longdouble) -> Decimal:
+    """ln x to about 80 digits, from the exact value of the long double x (decimal's own ln)."""
+    exact = _fraction(x)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        return (Decimal(exact.numerator) / Decimal(exact.denominator)).ln()
+
+
+def test_portable_log_is_within_a_few_ulps():
+    rng = np.random.default_rng(7)
+    wide = np.exp2(rng.uniform(-16000, 16000, 40).astype(np.longdouble)) * rng.uniform(0.5, 1, 40)
+    near_one = 1 + rng.uniform(-0.3, 0.3, 40) * np.exp2(rng.uniform(-60, 0, 40))
+    special = ["1e-4930", "1e-300", "0.5", "0.7071067811865476", "0.7071067811865475", "1.5", "2", "1e4", "1e4900"]
+    xs = np.concatenate([wide.astype(np.longdouble), near_one.astype(np.longdouble),
+                         np.array([np.longdouble(s) for s in special])])
+    xs = np.concatenate([xs, xs * (1 + np.longdouble(3) * np.finfo(np.longdouble).eps)])
+    got = oracle.portable_log(xs)
+    assert got.dtype == np.longdouble and got.shape == xs.shape
+    worst = 0.0
+    for x, value in zip(xs, got):
+        if x == 1:
+            assert value == 0
+            continue
+        error = _ulps(value, _exact_log(x))
+        assert error <= ULPS, f"log({x!r}) is off by {error:.2f} long double ulps"
+        worst = max(worst, error)
+    assert worst > 0
+
+
+def test_portable_log_at_the_ends_of_its_domain():
+    xs = np.array([0.0, -1.0, np.inf, np.nan, 1.0], dtype=np.longdouble)
+    got = oracle.portable_log(xs)
+    assert got[0] == -np.inf and np.isnan(got[1]) and got[2] == np.inf and np.isnan(got[3]) and got[4] == 0
+
+
+def test_a_reference_calling_np_log_in_long_double_gets_the_portable_one(monkeypatch):
+    seen = []
+    monkeypatch.setattr(oracle, "portable_log", lambda x: seen.append(x) or np.zeros_like(x))
+    with oracle._portable_transcendentals():
+        np.log(np.array([2.0], dtype=np.longdouble))
+        np.log(np.array([2.0]))  # float64 keeps numpy's own
+    assert len(seen) == 1

@@ -4,6 +4,7 @@ and own report decide, in their order of precedence."""
 
 from __future__ import annotations
 
+import re
 import signal
 
 import pytest
@@ -99,7 +100,7 @@ EVERYTHING = dict(cpu_ms=1500.0, output_size=FILE_LIMIT_BYTES, memory_mb=300.0, 
 
 @pytest.mark.parametrize(("cleared", "expected"), [
     ((), (Verdict.TLE, "used 1500 ms of CPU time, over the limit of 1000 ms")),  # everything at once: time first
-    (("cpu_ms",), (Verdict.OLE, "wrote 8388608 bytes to stdout/stderr, over the limit of 8 MiB")),
+    (("cpu_ms",), (Verdict.OLE, "wrote 8 MiB (8388608 bytes) to stdout/stderr, all that the limit allows")),
     (("cpu_ms", "output_size"), (Verdict.MLE, "peak memory 300 MiB, over the limit of 256 MiB")),
     (("cpu_ms", "output_size", "memory_mb"), (Verdict.RE, "ValueError: no")),  # the exception before the signal
     (("cpu_ms", "output_size", "memory_mb", "signal"), (Verdict.RE, "ValueError: no")),
@@ -111,18 +112,20 @@ def test_time_then_output_then_memory_then_the_exception(cleared, expected):
 
 def test_a_sleeper_is_tle_before_its_output_counts():
     assert classify(run(ended_for="sleeping", wall_ms=3500.0, output_size=FILE_LIMIT_BYTES), {}, LIMITS) == (
-        Verdict.TLE, "sleeping or blocked: ended after 3.5 s of wall-clock time, 3 s of it neither running nor "
-                     "waiting for a CPU (CPU 100 ms)")
+        Verdict.TLE, "sleeping or blocked: ended after 3.5 s of wall-clock time, 3 s or more of it not spent waiting "
+                     "for a CPU (the limit, 3x the time limit), while it used 100 ms of CPU time")
 
 
 @pytest.mark.parametrize(("outcome", "verdict"), [
     (run(cpu_ms=1000.0), None),  # at the limit is within it
     (run(cpu_ms=1000.5), Verdict.TLE),
-    (run(signal=signal.SIGXCPU), Verdict.TLE),
+    (run(signal=signal.SIGXCPU, cpu_ms=2000.0), Verdict.TLE),
+    (run(signal=signal.SIGXCPU), Verdict.RE),  # under the limit: the kernel did not send it
     (run(ended_for="cpu"), Verdict.TLE),
     (run(output_size=FILE_LIMIT_BYTES - 1), None),
     (run(output_size=FILE_LIMIT_BYTES), Verdict.OLE),
-    (run(signal=signal.SIGXFSZ), Verdict.OLE),
+    (run(signal=signal.SIGXFSZ, output_size=FILE_LIMIT_BYTES), Verdict.OLE),
+    (run(signal=signal.SIGXFSZ), Verdict.RE),
     (run(memory_mb=256.0), None),
     (run(memory_mb=256.5), Verdict.MLE),
 ])
@@ -130,9 +133,47 @@ def test_the_limits_and_their_edges(outcome, verdict):
     assert classify(outcome, {"status": "ok"}, LIMITS)[0] == verdict
 
 
-def test_a_memory_error_is_mle_whatever_the_peak():
-    assert classify(run(), {"status": "memory"}, LIMITS) == (
-        Verdict.MLE, "peak memory 10 MiB, over the limit of 256 MiB (MemoryError raised)")
+REFUSED = ("MemoryError: an allocation was refused, as it would have taken the run past the memory limit of 256 MiB"
+           "{asked}; its measured peak, {peak} MiB, leaves out the refused allocation")
+
+
+@pytest.mark.parametrize(("memory_mb", "message", "expected"), [
+    (0.0, "MemoryError", REFUSED.format(asked="", peak=0)),  # issue 33: it read "peak memory 0 MiB, over the limit"
+    (10.0, None, REFUSED.format(asked="", peak=10)),
+    (3.0, "numpy._core._exceptions._ArrayMemoryError: Unable to allocate 2.00 GiB for an array with shape "
+          "(268435456,) and data type float64",
+     REFUSED.format(asked=" (Unable to allocate 2.00 GiB for an array with shape (268435456,) and data type float64)",
+                    peak=3)),
+    (300.0, "MemoryError", "peak memory 300 MiB, over the limit of 256 MiB, and a MemoryError raised"),
+])
+def test_a_memory_error_is_mle_whatever_the_peak_and_says_what_was_refused(memory_mb, message, expected):
+    assert classify(run(memory_mb=memory_mb), {"status": "memory", "message": message}, LIMITS) == (
+        Verdict.MLE, expected)
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGXCPU, signal.SIGXFSZ])
+def test_a_limit_s_signal_under_the_limits_is_the_run_s_own(signal_number):
+    name = signal.Signals(signal_number).name
+    assert classify(run(signal=signal_number), {}, LIMITS) == (
+        Verdict.RE, f"killed by signal {name}, under the limits: the run sent it itself")
+
+
+@pytest.mark.parametrize("figure", [1000.0001, 1000.004, 1000.04, 1000.4, 1000.6, 1001.0, 1500.0])
+def test_every_limit_s_figure_reads_on_its_side_of_the_limit(figure):
+    """A TLE's time, an MLE's peak and a sleeper's wall-clock time are shown with as many decimals
+    as it takes not to read as within the limit (1000.4 ms was "1000 ms, over the limit of 1000 ms")."""
+    def number(message: str, before: str) -> float | None:
+        found = re.search(r"([0-9.]+) " + before, message)
+        return float(found.group(1)) if found else None
+
+    time = classify(run(cpu_ms=figure), {"status": "ok"}, LIMITS)
+    memory = classify(run(memory_mb=figure / 1000 * 256), {"status": "ok"}, LIMITS)
+    sleeper = classify(run(ended_for="sleeping", wall_ms=figure * 3), {}, LIMITS)
+    assert (time[0], memory[0], sleeper[0]) == (Verdict.TLE, Verdict.MLE, Verdict.TLE)
+    for (_, message), unit, limit in ((time, "ms of CPU time", 1000), (memory, "MiB, over", 256)):
+        if f"more than {limit} " not in message:  # else no figure is named: "used more than 1000 ms"
+            assert number(message, unit) > limit, message
+    assert number(sleeper[1], "s of wall-clock") >= 3, sleeper[1]
 
 
 @pytest.mark.parametrize(("phase", "message"), [
@@ -180,7 +221,7 @@ EXITED = "the process exited (code 0) before the method returned a result"
     ("invalid", (Verdict.WA, "the returned value is not an array of numbers")),
     ("exception", (Verdict.RE, "an exception while importing the file")),
     ("lookup", (Verdict.RE, "")),
-    ("memory", (Verdict.MLE, "peak memory 10 MiB, over the limit of 256 MiB (MemoryError raised)")),
+    ("memory", (Verdict.MLE, REFUSED.format(asked="", peak=10))),
     ("CE", (Verdict.RE, EXITED)),
     ("JE", (Verdict.RE, EXITED)),
     ("AC", (Verdict.RE, EXITED)),
@@ -194,6 +235,30 @@ def test_a_forged_report_never_gives_ce_je_or_ac(status, expected):
 
 def test_a_time_just_over_the_limit_never_reads_as_within_it():
     assert classify(run(cpu_ms=1000.4), EXCEPTION, LIMITS) == (
-        Verdict.TLE, "used more than the limit of 1000 ms of CPU time")
+        Verdict.TLE, "used 1000.4 ms of CPU time, over the limit of 1000 ms")
+    assert classify(run(cpu_ms=1000.0004), EXCEPTION, LIMITS) == (
+        Verdict.TLE, "used more than 1000 ms of CPU time, over the limit of 1000 ms")
+    assert classify(run(ended_for="cpu", cpu_ms=999.0), EXCEPTION, LIMITS) == (
+        Verdict.TLE, "stopped on reaching the limit of 1000 ms of CPU time")
     assert classify(run(cpu_ms=1000.6), EXCEPTION, LIMITS) == (
         Verdict.TLE, "used 1001 ms of CPU time, over the limit of 1000 ms")
+
+
+@pytest.mark.parametrize(("verdict", "time_ms", "memory_mb", "cells"), [
+    (Verdict.TLE, 1000.4, 3.0, ("1000.4 ms", "3.0 MiB")),  # was "1000 ms" on a TLE row, against a 1000 ms limit
+    (Verdict.TLE, 1000.0004, 3.0, (">1000 ms", "3.0 MiB")),
+    (Verdict.TLE, 1500.0, 3.0, ("1500 ms", "3.0 MiB")),
+    (Verdict.TLE, 90.0, 3.0, ("90 ms", "3.0 MiB")),  # a sleeper: its CPU time is small, and said so
+    (Verdict.MLE, 20.0, 256.04, ("20 ms", "256.04 MiB")),  # was "256.0 MiB"
+    (Verdict.AC, 999.6, 255.99, ("1000 ms", "256.0 MiB")),  # within the limits, rounded as usual
+])
+def test_a_report_row_never_rounds_a_figure_onto_its_limit(verdict, time_ms, memory_mb, cells):
+    from grading.report import to_text
+    from grading.session import Report, TestResult
+    from problems import load
+
+    problem = load("causal")  # 1000 ms, 256 MiB
+    report = Report(problem, "mine.py", verdict, 1, tests=[TestResult("001-sample", verdict, time_ms, time_ms,
+                                                                       memory_mb)])
+    row = next(line for line in to_text(report).splitlines() if line.startswith("  001-sample"))
+    assert row.split()[2:6] == [*cells[0].split(), *cells[1].split()], row

@@ -8,10 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import ROOT, judge_command, judge_env, run_judge
 
-from problems import all_problems
+from coach.hints import same_mistake
+from coach.nonfinite import MEANING
+from grading.checker import compare
+from problems import all_problems, load
 
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
 WRONG = ROOT / "solutions" / "gqa" / "wrong_answer" / "no_scale.py"
@@ -187,7 +191,7 @@ def test_hint_names_the_step_then_the_bug(home, slug, name, step):
     wrong = ROOT / "solutions" / slug / "wrong_answer" / name
     level1 = json.loads(judge(home, str(wrong), "--hint", "--json").stdout)
     assert level1["verdict"] == "WA" and level1["hint"] == {
-        "level": 1, "kind": "step", "step": step, "matches": None, "bugs": None,
+        "level": 1, "kind": "step", "step": step, "matches": None, "bugs": None, "nonfinite": None,
         "text": f"your output goes wrong at {step} (--hint 2 names the bug)"}
     level2_json = json.loads(judge(home, str(wrong), "--hint", "2", "--json").stdout)["hint"]
     assert level2_json["matches"] == [f"wrong_answer/{name}"] and len(level2_json["bugs"]) == 1
@@ -208,17 +212,112 @@ def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     assert "Hint (level 1): no bundled mistake gives your output on this test: the bug is one of your own." in text
 
 
+CAUSAL_NO_MAX = """import numpy as np
+
+
+class Solution:
+    def causal_self_attention(self, X, W_Q, b_Q, W_K, b_K, W_V, b_V, num_heads, W_O, b_O):
+        f = lambda a: np.asarray(a, dtype=np.float64)
+        X = f(X)
+        T, d_model = X.shape
+        d_k = d_model // num_heads
+        Q = (X @ f(W_Q) + f(b_Q)).reshape(T, num_heads, d_k).transpose(1, 0, 2)
+        K = (X @ f(W_K) + f(b_K)).reshape(T, num_heads, d_k).transpose(1, 0, 2)
+        V = (X @ f(W_V) + f(b_V)).reshape(T, num_heads, d_k).transpose(1, 0, 2)
+        S = Q @ K.transpose(0, 2, 1) / np.sqrt(d_k)
+        S = np.where(np.tril(np.ones((T, T), dtype=bool)), S, -np.inf)
+        E = np.exp(S)
+        A = E / E.sum(axis=2, keepdims=True)
+        return ((A @ V).transpose(1, 0, 2).reshape(T, d_model)) @ f(W_O) + f(b_O)
+"""
+
+
+@pytest.mark.slow  # two hints, each judging every bundled wrong file of causal
+def test_a_nan_from_an_unshifted_softmax_is_explained_and_blames_no_step(tmp_path, home):
+    """Issue 33: the right mask (np.tril) and a softmax without the max subtracted give NaN on
+    002-edge, as the bundled strict mask does there; both hint levels used to blame the mask."""
+    mine = tmp_path / "causal_no_max.py"
+    mine.write_text(CAUSAL_NO_MAX)
+    text = ("your output holds NaN: 1 of its 1 elements is not finite, the first at row 0, column 0 (nan). "
+            f"{MEANING}. No bundled mistake shares a wrong finite value with your output on this test, so no "
+            "step is named: check where the first NaN or inf appears in your code on this test's input "
+            "(np.isfinite after each step)")
+    nonfinite = {"index": [0, 0], "position": "row 0, column 0", "value": "nan", "count": 1, "elements": 1,
+                 "text": text.split(". No bundled")[0]}
+    for level in ("1", "2"):
+        report = json.loads(judge(home, str(mine), "--hint", level, "--json").stdout)
+        assert (report["verdict"], report["first_failure"]) == ("WA", "002-edge")
+        assert report["hint"] == {"level": int(level), "kind": "nonfinite", "step": None, "matches": None,
+                                  "bugs": None, "nonfinite": nonfinite, "text": text}
+        shown = judge(home, str(mine), "--hint", level).stdout
+        assert f"Hint (level {level}): {text}\n" in shown
+        assert "goes wrong at" not in shown and "strict mask" not in shown
+
+
+@pytest.mark.slow  # a hint judges every bundled wrong file of causal
+def test_a_nan_beside_a_shared_wrong_value_names_the_mistake(tmp_path, home):
+    """The strict mask leaves row 0 of the sample NaN and rows 1 and 2 finite but wrong: the wrong
+    finite values, not the NaN, name step 4."""
+    mine = practice_copy(tmp_path, ROOT / "solutions" / "causal" / "wrong_answer" / "strict_mask_hides_self.py")
+    hint = json.loads(judge(home, str(mine), "--hint", "2", "--json").stdout)["hint"]
+    assert (hint["kind"], hint["step"], hint["matches"]) == (
+        "step", "step 4 of the statement (Causal mask)", ["wrong_answer/strict_mask_hides_self.py"])
+    assert hint["nonfinite"]["position"] == "row 0, column 0" and hint["nonfinite"]["count"] == 4
+    assert hint["text"] == (f"{hint['nonfinite']['text']}. Your finite values are those of a bundled mistake: your "
+                            "output goes wrong at step 4 of the statement (Causal mask): strict mask (u < t kept): "
+                            "position t cannot see itself, row 0 has no key at all and its softmax is 0/0 = NaN")
+
+
+NAN, INF = np.nan, np.inf
+
+
+@pytest.mark.parametrize("got, interactive, step, start", [
+    ([[1.0, INF], [NAN, 2.0]], False, None,
+     "your output holds NaN and inf: 2 of its 4 elements are not finite, the first at row 0, column 1 (inf)."),
+    ([[1.0, 2.0], [3.0, -INF]], True, 1,  # an interactive run's answers, one a step
+     "your output holds inf: 1 of its 4 elements is not finite, the first at step t = 1, element 1 (-inf)."),
+    ([1.0, NAN], True, 4,  # answers of different shapes: the failing step's alone
+     "your output holds NaN: 1 of its 2 elements is not finite, the first at step t = 4, element 1 (nan)."),
+    ([[[1.0], [NAN]]], False, None,
+     "your output holds NaN: 1 of its 2 elements is not finite, the first at element [0][1][0] (nan)."),
+])
+def test_a_non_finite_output_is_told_where_and_what_makes_one(got, interactive, step, start):
+    from coach.nonfinite import diagnosis
+
+    told = diagnosis(np.array(got), interactive, step)
+    assert told is not None and told["text"] == f"{start} {MEANING}"
+    assert diagnosis(np.ones((2, 3))) is None
+
+
+@pytest.mark.parametrize("got, theirs, expected, same", [
+    ([[NAN]], [[NAN]], [[1.0]], False),  # NaN where the other is NaN: no evidence of which step made it
+    ([[NAN, 2.0]], [[NAN, 2.0]], [[1.0, 2.0]], False),  # and finite elements both right: none either
+    ([[NAN, 3.0]], [[NAN, 3.0]], [[1.0, 2.0]], True),  # a wrong finite value both share
+    ([[NAN, 3.0]], [[2.0, 3.0]], [[1.0, 2.0]], False),  # NaN where the other is finite
+    ([[INF, 3.0]], [[-INF, 3.0]], [[1.0, 2.0]], False),  # inf against -inf
+    ([[INF, 3.0]], [[NAN, 3.0]], [[1.0, 2.0]], False),  # inf against NaN
+    ([[INF, 3.0]], [[INF, 3.0]], [[1.0, 2.0]], True),
+    ([[1.5, 3.0]], [[1.5, 3.0]], [[1.0, 2.0]], True),  # finite outputs: the usual match
+    ([[1.5, 3.0]], [[1.5, 3.1]], [[1.0, 2.0]], False),
+    ([[NAN], [NAN]], [[NAN], [NAN]], [[1.0, 2.0]], True),  # the same wrong shape: shared and seen
+])
+def test_a_match_rests_on_a_shared_mistake_a_nan_does_not_hide(got, theirs, expected, same):
+    problem = load("causal")
+    assert same_mistake(np.array(got), np.array(theirs), np.array(expected), problem) is same
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", [p.slug for p in all_problems()])
 def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     """Each wrong answer must be among the files its own hint names, on the test it first fails
-    (two mistakes can coincide on a test: then both are named). Every wrong answer is judged once
-    to find its first failure, and once on all those tests: the hint's matching rule does the rest."""
+    (two mistakes can coincide on a test: then both are named), unless it is wrong there only where
+    it is NaN or inf: then no file is named. Every wrong answer is judged once to find its first
+    failure, and once on all those tests: the hint's matching rule does the rest."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from coach.hints import _same
+    from coach.hints import expected_for
     from grading.session import judge_file
-    from problems import load
+    from problems import read_test
     from problems.bundled import bundled
 
     problem = load(slug)
@@ -230,9 +329,17 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
             lambda p: {t.name: t.got for t in judge_file(p, problem, tests, run_all=True, keep_output=True).tests},
             wrong)))
     for path, failure in first.items():
-        named = [other for other in wrong if outputs[other].get(failure.name) is not None
-                 and _same(failure.got, outputs[other][failure.name], problem)]
-        assert path in named, (path.name, failure.name)
+        case = read_test(problem, problem.tests_dir / f"{failure.name}.json")
+        named = [other for other in wrong if (theirs := outputs[other].get(failure.name)) is not None
+                 and same_mistake(failure.got, theirs, expected_for(problem, case, theirs), problem)]
+        expected = expected_for(problem, case, failure.got)
+        finite = np.isfinite(failure.got)
+        wrong_where_finite = failure.got.shape != expected.shape or not compare(
+            failure.got[finite], expected[finite], problem.abs_tol, problem.rel_tol).ok
+        if wrong_where_finite:
+            assert path in named, (path.name, failure.name)
+        else:  # wrong only where it is NaN or inf, which names no mistake: its own hint blames no step
+            assert named == [], (path.name, failure.name, named)
 
 
 @pytest.mark.slow

@@ -326,6 +326,19 @@ def test_a_hint_names_the_statement_step_and_says_plainly_what_it_cannot_explain
     assert kinds == ["hint", "hint"]
 
 
+@pytest.mark.slow  # two hints, each judging every bundled wrong file of causal
+def test_the_page_s_hint_on_a_nan_explains_it_and_names_no_step(client):
+    """Issue 33 on the page: the right causal mask with a softmax that keeps its max gives NaN on
+    002-edge; neither level blames the mask step, as the bundled strict mask's NaN once made it."""
+    from test_practice import CAUSAL_NO_MAX
+
+    for level in (1, 2):
+        hint = judged(client, "causal", f"hint?level={level}", CAUSAL_NO_MAX)[-1]["report"]["hint"]
+        assert (hint["level"], hint["kind"], hint["step"], hint["matches"]) == (level, "nonfinite", None, None)
+        assert hint["nonfinite"]["position"] == "row 0, column 0"
+        assert hint["text"].startswith("your output holds NaN: 1 of its 1 elements is not finite, the first at row 0")
+
+
 PRINTS = ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
                           "        X = np.asarray(X, dtype=np.float64)\n        print('debug', X.shape, '<i>')\n"
                           "        if X.shape[0] == 2:\n            raise ValueError('oops')\n", 1)

@@ -40,6 +40,7 @@ from coach.editorial import editorial
 from coach.starter import write_starter
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems
+from problems.package import by_difficulty
 from web import statement
 from web.access import CSRF_HEADER, BodyTooLarge, Guard, allowed_hosts, csrf_of, error, read_body, same
 from web.jobs import Busy, Job, JobQueue, judge_command
@@ -122,7 +123,11 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
 
     # -- pages ---------------------------------------------------------------------------------
     async def index(request: Request) -> Response:
-        return page("list.html", problems=_listing(problems()))
+        listed = _listing(problems())
+        tag = request.query_params.get("tag", "")
+        tags = sorted({t for p in listed for t in p["tags"]})
+        shown_ = [p for p in listed if not tag or tag in p["tags"]]
+        return page("list.html", problems=shown_, tags=tags, tag=tag)
 
     async def problem_page(request: Request) -> Response:
         problem = problem_of(request)
@@ -395,8 +400,9 @@ def _existing(path: Path) -> Path:
 
 
 def _listing(problems: dict[str, Problem]) -> list[dict]:
+    """Every problem, easiest first, with its tags and the user's standing."""
     past = history.judgings()
     return [{"slug": p.slug, "id": p.id, "title": p.title, "titles": p.titles, "difficulty": p.difficulty,
-             "kind": "interactive" if p.interactive else "function",
+             "tags": list(p.tags), "kind": "interactive" if p.interactive else "function",
              **history.standing(p.slug, past, len(p.test_files()))}
-            for p in problems.values()]
+            for p in by_difficulty(list(problems.values()))]

@@ -77,7 +77,7 @@ class Runner:
 
     def fail(self, phase: str, exc: BaseException) -> NoReturn:
         if isinstance(exc, MemoryError):
-            self.finish({"status": "memory", "phase": phase})
+            self.finish({"status": "memory", "phase": phase, "message": self._text(exc)})  # numpy's names the size
         self.finish({  # SystemExit and KeyboardInterrupt are the submission's too
             "status": "exception",
             "phase": phase,

@@ -10,6 +10,7 @@
 const page = document.getElementById("page");
 const slug = page.dataset.slug;
 const file = page.dataset.file;
+const LIMITS = {TLE: Number(page.dataset.timeLimit), MLE: Number(page.dataset.memoryLimit)};
 const csrf = document.querySelector('meta[name="csrf"]').content;
 const $ = (id) => document.getElementById(id);
 const api = (path) => `/api/problems/${slug}/${path}${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}`;
@@ -267,6 +268,12 @@ function banner(kind, html) {
 }
 
 function ms(v) { return v == null || typeof v !== "number" ? "-" : `${Math.round(v)} ms`; }
+
+// A TLE's time or an MLE's memory over the limit, with the decimals that keep it over (1000.4, not 1000).
+function overLimit(v, limit) {
+  for (let digits = 0; digits < 4; digits++) if (Number(v.toFixed(digits)) > limit) return v.toFixed(digits);
+  return `>${limit}`;
+}
 function mib(v) { return v == null || typeof v !== "number" ? "-" : `${v.toFixed(1)} MiB`; }
 function num(v) { return typeof v === "number" ? String(v) : esc(String(v)); }
 
@@ -306,12 +313,17 @@ function testDetail(t) {
     consolePanel(t) + "</div>";
 }
 
+function figure(t, verdict, v, plain, unit) {
+  return t.verdict === verdict && typeof v === "number" && v > LIMITS[verdict] ? `${overLimit(v, LIMITS[verdict])} ${unit}`
+    : plain(v);
+}
+
 function testRow(t, index, total) {
   const failing = t.verdict !== "AC";
   const printed = t.output ? `<span class="printed" title="printed ${t.output_size} bytes">stdout</span>` : "";
   return `<tr class="test-row${failing ? " failing" : ""}" data-index="${index}" tabindex="0">` +
-    `<td>${index}/${total}</td><td>${esc(t.name)}</td><td>${badge(t.verdict)}</td><td>${ms(t.time_ms)}</td>` +
-    `<td>${mib(t.memory_mb)}</td><td>${printed}<span class="open">${failing ? "▾" : "▸"}</span></td></tr>` +
+    `<td>${index}/${total}</td><td>${esc(t.name)}</td><td>${badge(t.verdict)}</td><td>${figure(t, "TLE", t.time_ms, ms, "ms")}</td>` +
+    `<td>${figure(t, "MLE", t.memory_mb, mib, "MiB")}</td><td>${printed}<span class="open">${failing ? "▾" : "▸"}</span></td></tr>` +
     `<tr class="detail" data-index="${index}"${failing ? "" : " hidden"}><td colspan="6">${testDetail(t)}</td></tr>`;
 }
 
@@ -426,7 +438,9 @@ function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 function hintBox(h) {
   let body;
   if (h.kind === "step") {
-    body = `<p>Your output goes wrong at <b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
+    body = (h.nonfinite ? `<p>${esc(capital(h.nonfinite.text))}.</p>` : "") +
+      `<p>${h.nonfinite ? "Your finite values are those of a bundled mistake: your" : "Your"} output goes wrong at ` +
+      `<b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
       ? `<p class="bug">The bug: ${h.bugs.map(esc).join("; or ")}</p>`
       : `<button id="hint-more">Show the bug (level 2)</button>`);
   } else if (h.kind === "own") {
