@@ -8,11 +8,13 @@
     reveal = false                    # true: the frozen results shown (after the contest)
     problems = ["gqa", "mha"]         # default: every problem
     submissions_per_minute = 6        # per user
+    hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,8 @@ from pathlib import Path
 from problems import Problem, all_problems
 
 CONFIG_NAME = "class.toml"
-KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute"}
+HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute", "hosts"}
 
 
 class ConfigError(Exception):
@@ -37,6 +40,7 @@ class ClassConfig:
     reveal: bool = False
     problems: list[str] = field(default_factory=list)
     submissions_per_minute: int = 6
+    hosts: list[str] = field(default_factory=list)
 
     @property
     def scoreboard(self) -> bool:
@@ -102,6 +106,10 @@ def load_config(folder: Path) -> ClassConfig:
         if name not in known:
             raise ConfigError(f"{path}: no problem {name!r} (known: {', '.join(sorted(known))})")
     config.problems = names
+    hosts = data.get("hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) and HOST.fullmatch(h) for h in hosts):
+        raise ConfigError(f"{path}: hosts: a list of host names (such as \"class.example.edu\" or \"x.org:8443\")")
+    config.hosts = hosts
     return config
 
 
