@@ -36,7 +36,7 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
-from classroom.store import Job, Store, User
+from classroom.store import PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict
@@ -52,8 +52,6 @@ COOKIE = "class_session"
 CSRF_HEADER = "x-csrf-token"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
-QUOTA_BYTES = 64 << 20  # of code stored per student, in all (413 beyond)
-HOURLY_BYTES = 16 << 20  # of code stored per student in the last hour (429 beyond)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
@@ -243,13 +241,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
             if store.recent(user.id, now - 60) >= settings.submissions_per_minute:
                 raise Refused(429, f"at most {settings.submissions_per_minute} submissions a minute: wait a moment")
             stored = store.stored_bytes(user.id)
-            if stored + size > QUOTA_BYTES:
+            if stored + size > settings.store_quota_mib << 20:
                 raise Refused(413, f"your stored code would be {stored + size} bytes, over the quota of "
-                                   f"{QUOTA_BYTES >> 20} MiB per student: ask the class's admin")
+                                   f"{settings.store_quota_mib} MiB per student: ask the class's admin")
             hourly = store.stored_bytes(user.id, now - 3600)
-            if hourly + size > HOURLY_BYTES:
-                raise Refused(429, f"at most {HOURLY_BYTES >> 20} MiB of code an hour per student ({hourly} bytes "
-                                   "in the last hour): wait a while")
+            if hourly + size > settings.store_mib_per_hour << 20:
+                raise Refused(429, f"at most {settings.store_mib_per_hour} MiB of code an hour per student "
+                                   f"({hourly} bytes in the last hour): wait a while")
         if store.pending(user.id, problem.slug):
             raise Refused(429, f"your last submission of {problem.slug} is still being judged: wait for its verdict")
         job = store.add_submission(user.id, problem.slug, code, now)
@@ -356,7 +354,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return JSONResponse(visible(caller, request.path_params["id"]))
 
     async def api_submissions(request: Request, caller: Caller) -> Response:
-        return JSONResponse(listing(caller, request.query_params))
+        rows = listing(caller, request.query_params)
+        headers = {}
+        if len(rows) == PAGE:  # a full page: the next one is named (RFC 8288)
+            query = urlencode([*((k, v) for k, v in request.query_params.multi_items() if k != "before"),
+                               ("before", str(rows[-1]["id"]))])
+            headers["Link"] = f'</api/submissions?{query}>; rel="next"'
+        return JSONResponse(rows, headers=headers)
 
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
