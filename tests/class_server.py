@@ -227,6 +227,10 @@ class RedisServer:
     def ping(self) -> bool:
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=2) as conn:
+                if self.password:
+                    conn.sendall(f"AUTH {self.password}\r\n".encode())
+                    if not conn.recv(16).startswith(b"+OK"):
+                        return False
                 conn.sendall(b"PING\r\n")
                 return conn.recv(16).startswith(b"+PONG")
         except OSError:
