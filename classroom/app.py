@@ -20,6 +20,7 @@ import datetime as dt
 import hmac
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
@@ -52,6 +53,7 @@ COOKIE = "class_session"
 CSRF_HEADER = "x-csrf-token"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
+ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
@@ -255,7 +257,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return job.submission
 
     def visible(caller: Caller, submission_id: str) -> dict:
-        row = store.submission(int(submission_id)) if submission_id.isdigit() else None
+        row = store.submission(int(submission_id)) if ID.fullmatch(submission_id) else None
         if row is None or (row["user_id"] != caller.user.id and not caller.user.admin):
             raise Refused(404, f"no submission {submission_id}")  # another's: as if it did not exist
         return _public(row, with_code=True)
@@ -263,7 +265,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
         before_text = params.get("before") or None
-        if before_text is not None and not before_text.isdigit():
+        if before_text is not None and not ID.fullmatch(before_text):
             raise Refused(400, f"before={before_text!r}: a submission id")
         before = int(before_text) if before_text is not None else None
         user_id: int | None = caller.user.id
@@ -555,7 +557,7 @@ class _Guard:
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past MAX_BODY before it is all read."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+    if declared is not None and ID.fullmatch(declared) and int(declared) > MAX_BODY:
         raise Refused(413, f"the request is {declared} bytes, over {MAX_BODY}")
     body = b""
     async for chunk in request.stream():

@@ -56,7 +56,7 @@ class Throttle:
 
     def begin(self, account: str, address: str) -> float:
         """0 when this try may be checked now (then call end), else the seconds to wait."""
-        account = account.strip().lower()
+        account = account.strip().lower()[:320]  # a name or an email: longer ones are one key
         with self._lock:
             now = self.clock()
             wait = 0.0
@@ -80,7 +80,7 @@ class Throttle:
 
     def end(self, account: str, address: str, succeeded: bool) -> bool:
         """Record the try's outcome; True when this failure started the account's waits (worth a log line)."""
-        account = account.strip().lower()
+        account = account.strip().lower()[:320]  # a name or an email: longer ones are one key
         with self._lock:
             now = self.clock()
             left = self._checking.get(address, 1) - 1

@@ -297,6 +297,11 @@ def test_every_malformed_request_is_a_4xx_with_an_error(klass):
                                                                "(Origin 'http://evil.example')"})
     assert raw(anonymous, "/api/signin", b'"just a string"').status == 400
     assert ivy.get("/api/submissions?before=abc").json() == {"error": "before='abc': a submission id"}
+    for odd in ("99999999999999999999999", "%C2%B2", "-1"):  # past SQLite's integers, a digit str.isdigit takes
+        assert ivy.get(f"/api/submissions/{odd}").status == 404, odd
+        assert ivy.get(f"/api/submissions?before={odd}").status == 400, odd
+    boss = _as(klass, "boss")
+    assert boss.post_json("/api/submissions/99999999999999999999999/rejudge", {}).status == 404
 
 
 # -- quota and paging --------------------------------------------------------------------------------
