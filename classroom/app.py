@@ -202,7 +202,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         text(login, "the name")
         text(password, "the password")
         address = request.client.host if request.client else ""
-        wait = throttle.begin(login, address)
+        row = store.user_row(login) if login else None
+        account = f"user {row['id']}" if row else login  # a name and an email of one user: one count
+        wait = throttle.begin(account, address)
         if wait > 0:
             seconds = max(1, round(wait + 0.49))
             raise Refused(429, f"too many failed sign-ins: try again in {seconds} s", {"Retry-After": str(seconds)})
@@ -210,7 +212,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         try:
             user = await asyncio.to_thread(_sign_in, store, login, password)
         finally:
-            if throttle.end(login, address, user is not None):
+            if throttle.end(account, address, user is not None):
                 log.warning("sign-in: %d failures in a row for %r (last from %s): its tries now wait",
                             ACCOUNT_FREE, login[:60], address)
         if user is None:

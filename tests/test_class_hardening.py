@@ -138,13 +138,14 @@ def _fail_until_waiting(client: Client, name: str, wait_at_least: int) -> dict:
 def test_sign_in_is_throttled_per_account_and_a_correct_password_elsewhere_gets_in(klass):
     _, server, passwords = klass
     guesser = Client(server.base, source="127.0.0.2")
-    for _ in range(5):  # five wrong passwords in a row: answered, each checked
-        answer = guesser.post_json("/api/signin", {"login": "dan", "password": "wrong password"})
+    for login in ["dan", "dan@example.org"] * 2 + ["dan"]:  # five wrong in a row, by name or email: each checked
+        answer = guesser.post_json("/api/signin", {"login": login, "password": "wrong password"})
         assert answer.status == 401
     waited = _fail_until_waiting(guesser, "dan", 4)
     assert 4 <= waited["retry_after"] <= 60
-    refused = guesser.post_json("/api/signin", {"login": "dan", "password": passwords["dan"]})
-    assert refused.status == 429  # told to wait: not even the right password is checked from there
+    for login in ("dan", "dan@example.org"):  # told to wait: not even the right password is checked from there
+        refused = guesser.post_json("/api/signin", {"login": login, "password": passwords["dan"]})
+        assert refused.status == 429, login
     form = guesser.request("POST", "/signin", f"login=dan&password={passwords['dan']}".encode(),
                            {"Content-Type": "application/x-www-form-urlencoded", "Origin": server.base})
     assert form.status == 429 and "too many failed sign-ins" in form.text and form.headers["Retry-After"]
