@@ -208,11 +208,12 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         if wait > 0:
             seconds = max(1, round(wait + 0.49))
             raise Refused(429, f"too many failed sign-ins: try again in {seconds} s", {"Retry-After": str(seconds)})
-        user = None
+        checked: bool | None = None  # None: the check never ended (the client left): nothing counted
         try:
             user = await asyncio.to_thread(_sign_in, store, login, password)
+            checked = user is not None
         finally:
-            if throttle.end(account, address, user is not None):
+            if throttle.end(account, address, checked):
                 log.warning("sign-in: %d failures in a row for %r (last from %s): its tries now wait",
                             ACCOUNT_FREE, login[:60], address)
         if user is None:

@@ -78,8 +78,9 @@ class Throttle:
             self._checking[address] = self._checking.get(address, 0) + 1
             return 0.0
 
-    def end(self, account: str, address: str, succeeded: bool) -> bool:
-        """Record the try's outcome; True when this failure started the account's waits (worth a log line)."""
+    def end(self, account: str, address: str, succeeded: bool | None) -> bool:
+        """Record the try's outcome (None: the check never ended, nothing to count); True when this
+        failure started the account's waits (worth a log line)."""
         account = account.strip().lower()[:320]  # a name or an email: longer ones are one key
         with self._lock:
             now = self.clock()
@@ -88,6 +89,8 @@ class Throttle:
                 self._checking[address] = left
             else:
                 self._checking.pop(address, None)
+            if succeeded is None:
+                return False
             if succeeded:
                 self._accounts.pop(account, None)
                 self._pairs.pop((account, address), None)
