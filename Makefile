@@ -74,11 +74,11 @@ verify: compiled
 serve: compiled
 	@$(PY) -m judge serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
-## make serve-class CLASS=DIR [PORT=8000] [HOST=127.0.0.1] [QUEUE=redis://host:6379/0]: a class's
-## server (accounts: python -m judge class add-users DIR users.csv; docs/classroom.md).
+## make serve-class CLASS=DIR [PORT=8000] [HOST=127.0.0.1] [QUEUE_FILE=file holding redis://...]: a
+## class's server (accounts: python -m judge class add-users DIR users.csv; docs/classroom.md).
 serve-class: compiled
 	@$(PY) -m judge serve --class $(or $(CLASS),$(error give CLASS=<the class folder>)) $(if $(PORT),--port $(PORT)) \
-		$(if $(HOST),--host $(HOST)) $(if $(QUEUE),--queue $(QUEUE))
+		$(if $(HOST),--host $(HOST)) $(if $(QUEUE_FILE),--queue-file $(QUEUE_FILE)) $(if $(QUEUE),--queue $(QUEUE))
 
 ## make bench: judge overhead against the floor (and a class's warm worker), side by side; then a
 ## class's mixed load: judgings per minute per core, latency p50/p95.
