@@ -231,7 +231,7 @@ def test_the_console_shows_what_a_run_printed_and_its_traceback(server, browser)
 
     open_problem(browser, server)
     type_in(browser, PRINTS)
-    browser.find_element("css selector", ".CodeMirror textarea").send_keys("")  # focus the editor
+    browser.execute_script("window.judgeEditor.focus()")  # the editor has the keyboard (its textarea is hidden)
     ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()  # Run
     wait_for(browser, "#verdict", "Runtime Error")
     printed = browser.find_element("css selector", ".console pre.stdout")
