@@ -1,4 +1,4 @@
-# MEMORY LIMIT: the O(T^2) form: the full T x T matrix phi(Q) phi(K)^T with its lower triangle kept, 2 GiB at T = 16384.
+# MEMORY LIMIT: the O(T^2) form: the full T x T matrix phi(Q) phi(K)^T with its lower triangle kept, 32 GiB at T = 65536.
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: every slot of the last block read, also those after the context length (they hold other data): the bug vllm-project/vllm PR #2231 describes, the last block's unfilled slots treated as filled.
+# WRONG: every slot of the last block read, also those after the context length (they hold other data): the last block's unfilled slots treated as filled, the bug hw-native-sys/simpler PR #72 fixed (its softmax took the garbage scores of a partly filled last block).
 """Paged attention decoding, token positions mapped through the block table."""
 
 import numpy as np
