@@ -73,9 +73,12 @@ def verify(root: Path, *argv: str, env: dict[str, str] | None = None) -> subproc
 
 
 def _pressure(path: Path, total_us: int) -> None:
-    """A stand-in for /proc/pressure/cpu whose "some" counter stands at total_us."""
-    path.write_text(f"some avg10=0.00 avg60=0.00 avg300=0.00 total={total_us}\n"
+    """A stand-in for /proc/pressure/cpu whose "some" counter stands at total_us, replaced whole so
+    that verify never reads it half written."""
+    part = path.with_suffix(".part")
+    part.write_text(f"some avg10=0.00 avg60=0.00 avg300=0.00 total={total_us}\n"
                     "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
+    part.replace(path)
 
 
 @pytest.mark.slow
