@@ -75,8 +75,10 @@ class RunOutcome:
     contended: bool = False  # other work held it back: it waited for a CPU CONTENDED_SHARE of its wall clock
 
     def held_back(self, limits: Limits) -> bool:
-        """Over its CPU limit by no more than contention explains, in a run other work held back."""
-        return self.contended and limits.cpu_ms < self.cpu_ms <= limits.contended_cpu_ms and self.ended_for != "cpu"
+        """Over its CPU limit by no more than contention explains, in a run other work held back that
+        ended by itself (one the clock ended, for its CPU time or asleep, is TLE whatever the load)."""
+        return (self.contended and limits.cpu_ms < self.cpu_ms <= limits.contended_cpu_ms
+                and self.ended_for in (None, "lingering"))
 
 
 def outcome_of(header: dict, parts: list[bytes]) -> RunOutcome:

@@ -220,6 +220,7 @@ def test_a_run_is_held_back_when_it_waited_for_others_a_share_of_its_wall_clock(
     ({"cpu_ms": 1000.0}, False),  # within the limit
     ({"cpu_ms": 1200.0, "contended": False}, False),
     ({"cpu_ms": 1200.0, "ended_for": "cpu"}, False),  # the clock ended it: not held back when it crossed the limit
+    ({"cpu_ms": 1200.0, "ended_for": "sleeping"}, False),  # asleep: TLE whatever the load
 ])
 def test_only_a_held_back_run_over_its_limit_by_less_than_half_is_judged_again(changes, expected):
     assert run(**{"contended": True, **changes}).held_back(LIMITS) is expected

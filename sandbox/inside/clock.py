@@ -102,15 +102,15 @@ class Clock:
         except OSError:  # reaped meanwhile: its exit is being reported
             return None
         waited, runnable = self.look()
-        if used > self.cpu_limit:
+        limit, least_s = self.cpu_limit, MIN_CHECK_S
+        if used > self.cpu_limit:  # held back by other work, it runs on to where contention explains no more
             if used > self.contended_limit or not self.contended(used, elapsed):
                 return "cpu"
-            self.next_check = now + max((self.contended_limit - used) / CPU_RATE / 1000, MIN_CHECK_S)
-            return None
+            limit, least_s = self.contended_limit, RECHECK_S
         awake = elapsed - waited - self.judge_ms
         if awake < self.wall_limit:
-            wait_ms = min((self.cpu_limit - used) / CPU_RATE, self.wall_limit - awake, self.cap - elapsed)
-            self.next_check = now + max(wait_ms / 1000, MIN_CHECK_S)
+            wait_ms = min((limit - used) / CPU_RATE, self.wall_limit - awake, self.cap - elapsed)
+            self.next_check = now + max(wait_ms / 1000, least_s)
         elif runnable or (self.answers_fd is not None and unread_bytes(self.answers_fd) > 0):
             self.next_check = now + RECHECK_S  # running or waiting for a CPU, or for the judge: not asleep
         else:
