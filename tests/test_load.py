@@ -204,8 +204,8 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, throttled):
     throttle = _Throttle(f"judge-test-{os.getpid()}")
     proc = None
     try:
-        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json"), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=ROOT, env=judge_env())
+        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json", "--progress"),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=judge_env())
         throttle.limit(10)
         deadline = time.monotonic() + 60
         while sum(map(is_python, sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
@@ -224,7 +224,7 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, throttled):
             proc.kill()
             proc.wait()
         throttle.remove()
-    report = json.loads(out)
+    report = json.loads(out.splitlines()[-1])  # after a progress line per test: the report, its text too
     if throttled == "every run":
         assert (proc.returncode, report) == (2, {"error": "the machine is too busy to judge this run: rerun"}), err
         return
@@ -237,3 +237,4 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, throttled):
                         r"CPU (\d+)% of its \d+\.\d s of wall-clock time", why), why
     used, share = map(int, re.findall(r"\d+", why)[:1] + re.findall(r"(\d+)%", why))
     assert HELD_BACK_LIMIT_MS < used <= 1.5 * HELD_BACK_LIMIT_MS and share >= 25, why
+    assert f"\n  001-sample: judged again 1 time, the machine being busy: {why}\n" in report["text"]
