@@ -54,6 +54,7 @@ class TestResult:
     step: int | None = None  # interactive problems: the first step whose answer failed
     mismatch: dict | None = None  # a WA's first mismatch as data (grading/checker.py's Check.detail)
     judged_again: list[str] = field(default_factory=list)  # why each earlier run of it did not count
+    undecided: bool = False  # held back on every run: TLE only if a later test is TLE whatever the load
 
 
 @dataclass
@@ -139,15 +140,28 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
             limits = Limits(time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
             if not session.check(problem, limits, report):
                 return report
+            held: TestResult | None = None  # the first test held back on every run (docs/sandbox.md)
             for result in session.results(problem, reader, limits, keep_output):
                 report.tests.append(result)
                 if on_test is not None:
                     on_test(report, result)
+                if result.undecided:
+                    if run_all:  # every test's own verdict is asked for: this one has none
+                        raise MachineBusy(MachineBusy.MESSAGE)
+                    held = held or result
+                    continue
                 if result.verdict != Verdict.AC:
+                    if held is not None and result.verdict != Verdict.TLE:
+                        raise MachineBusy(MachineBusy.MESSAGE)  # TLE or this one's, by the held test's
+                    if held is not None:
+                        held.message += (f"; the machine was busy on every run, but test {result.name} is TLE "
+                                         "whatever the load, so the verdict is TLE either way")
                     if report.verdict == Verdict.AC:
-                        report.verdict = result.verdict
+                        report.verdict = Verdict.TLE if held is not None else result.verdict
                     if not run_all or result.verdict == Verdict.JE:
                         break
+            if held is not None and report.verdict == Verdict.AC:  # AC or TLE: it cannot be told here
+                raise MachineBusy(MachineBusy.MESSAGE)
         except SandboxUnavailable:
             raise
         except SandboxError as exc:
@@ -240,8 +254,11 @@ class _Session:
                         result, outcome = _lost(test, exc), None
                     if outcome is None or not _held_back(result, outcome, limits, judged_again):
                         break
+                    if len(judged_again) > RERUNS:
+                        result.undecided = True
+                        break
                     time.sleep(RERUN_DELAY_S)
-                result.judged_again = judged_again
+                result.judged_again = judged_again[:RERUNS]
                 yield result
             return
         tests = iter(reader)
@@ -262,10 +279,11 @@ class _Session:
             try:
                 number, outcome = sandbox.collect()
                 result = _judge_run(problem, order.in_flight[number], outcome, limits, self.source_lines, keep_output)
-                if _held_back(result, outcome, limits, tries.setdefault(number, [])):
+                held = _held_back(result, outcome, limits, tries.setdefault(number, []))
+                if held and len(tries[number]) <= RERUNS:
                     order.again_later(number, time.monotonic() + RERUN_DELAY_S)
                 else:
-                    result.judged_again = tries.pop(number)
+                    result.judged_again, result.undecided = tries.pop(number)[:RERUNS], held
                     order.done(number, result)
             except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
                 self.close()  # blamed, the others run again on a fresh fork server
@@ -351,15 +369,14 @@ def _source_lines(source: bytes) -> list[str]:
 
 
 def _held_back(result: TestResult, outcome: RunOutcome, limits: Limits, judged_again: list[str]) -> bool:
-    """Whether a run's TLE is to be judged again, other work having held it back (its reason is
-    added to `judged_again`); MachineBusy when it was, on every run the test had."""
+    """Whether a run's TLE is one other work held back (its reason is then added to
+    `judged_again`): the test is judged again, up to RERUNS times; held back on every run, it
+    is undecided (judge_file settles it by the tests after it)."""
     if result.verdict != Verdict.TLE or not outcome.held_back(limits):
         return False
     judged_again.append(f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms, while it "
                         f"waited for a CPU {outcome.waited_ms / max(outcome.wall_ms, 1):.0%} of its "
                         f"{outcome.wall_ms / 1000:.1f} s of wall-clock time")
-    if len(judged_again) > RERUNS:
-        raise MachineBusy(MachineBusy.MESSAGE)
     return True
 
 
