@@ -109,7 +109,8 @@ def internal(message: str) -> dict:
 
 def result_of(report: Report) -> dict:
     tests = [{"name": t.name, "verdict": t.verdict.name, "time_ms": t.time_ms, "memory_mb": t.memory_mb,
-              "message": t.message[:MESSAGE_BYTES], **({"step": t.step} if t.step is not None else {})}
+              "message": t.message[:MESSAGE_BYTES], **({"step": t.step} if t.step is not None else {}),
+              **({"judged_again": t.judged_again} if t.judged_again else {})}
              for t in report.tests]
     times = [t.time_ms for t in report.tests if t.time_ms is not None]
     memory = [t.memory_mb for t in report.tests if t.memory_mb is not None]
