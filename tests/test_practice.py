@@ -165,6 +165,23 @@ def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, mes
     assert message in ran.stderr
 
 
+TIED = {"logits": [[0, 0]], "temperature": 1.0, "top_k": 0, "top_p": 1.0, "u": [0.5]}  # u on the CDF's step
+
+
+def test_an_own_input_with_no_single_right_answer_is_refused_naming_the_section(tmp_path, home):
+    slug = "sampling"
+    case = tmp_path / "tied.json"
+    case.write_text(json.dumps({"input": TIED}))
+    reference = ROOT / "problems" / slug / "reference.py"
+    ran = judge(home, "run", str(reference), "--input", str(case))
+    message = (f"{case}: refused: {slug} has no single right answer on this input: it comes too close to a boundary "
+               "where rounding decides (the statement's section \"Checking\" says how close an input may come)")
+    assert (ran.returncode, ran.stdout, ran.stderr) == (2, "", f"error: {message}\n")
+    assert "## Checking\n" in (ROOT / "problems" / slug / "spec.md").read_text()
+    as_json = judge(home, "run", str(reference), "--input", str(case), "--json")
+    assert (as_json.returncode, json.loads(as_json.stdout)) == (2, {"error": message})
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("content, message", [
     (b"[" * 100_000 + b"]" * 100_000, "arrays and objects nested 100000 deep, over the limit of 32"),
