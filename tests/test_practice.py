@@ -57,6 +57,38 @@ def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrite
         "RE", "NotImplementedError: write grouped_query_attention: see problems/gqa/spec.md")
 
 
+@pytest.mark.parametrize("slug, lines", [  # lines of the docstring, indentation aside
+    ("sampling", ["(np.asarray(x, dtype=np.float64) for values), a float as a Python float, an int as a Python int:",
+                  "Return: shape (B), integers: a list or a numpy array."]),
+    ("speculative", ["(np.asarray(x, dtype=np.float64) for values, np.asarray(x, dtype=np.int64) for ints), a float as",
+                     "draft_tokens: shape (K), ints in [0, V - 1]; the K tokens the draft model proposed, in order",
+                     "Return: shape (K + 1), integers: a list or a numpy array."]),
+    ("cross_entropy", ["Return: one number (a float, or a numpy array holding one element), full precision."]),
+    ("attention_backward", [
+        "Return: 3 arrays of numbers of shape (h, T, d), in the order the statement's Output gives: a",
+        "tuple or list of them, or one numpy array of shape (3, h, T, d), full precision."]),
+    ("gqa_decode", ["Return: row t of the output, shape (d_model), numbers: a list or a numpy array, full precision."]),
+    ("masked", ["(np.asarray(x, dtype=np.float64) for values, np.asarray(x, dtype=np.int64) for ints and masks),",
+                "Return: shape (B, T_q, d_model), numbers: a list of lists or a numpy array, full precision."]),
+])
+def test_a_starter_says_how_each_argument_arrives_and_what_to_return(tmp_path, home, slug, lines):
+    target = tmp_path / f"{slug}.py"
+    assert judge(home, "start", slug, "--out", str(target)).returncode == 0
+    source = [line.strip() for line in target.read_text().splitlines()]
+    assert [line for line in lines if line not in source] == []
+
+
+@pytest.mark.slow  # a start and a run per problem
+@pytest.mark.parametrize("slug", [p.slug for p in all_problems()])
+def test_every_starter_runs_to_its_not_implemented_error(tmp_path, home, slug):
+    target = tmp_path / f"{slug}.py"
+    assert judge(home, "start", slug, "--out", str(target)).returncode == 0
+    ran = json.loads(judge(home, "run", str(target), "--json").stdout)
+    first = "__init__" if load(slug).interactive else load(slug).method
+    assert (ran["verdict"], ran["test"]["message"].removesuffix(" while constructing Solution()")) == (
+        "RE", f"NotImplementedError: write {first}: see problems/{slug}/spec.md")
+
+
 def test_help_lists_every_command(home):
     """`python -m judge --help` names each subcommand __main__ routes, with its one line."""
     shown = judge(home, "--help")
