@@ -214,6 +214,23 @@ def test_an_own_input_with_no_single_right_answer_is_refused_naming_the_section(
     assert (as_json.returncode, json.loads(as_json.stdout)) == (2, {"error": message})
 
 
+@pytest.mark.parametrize("gap, refused", [(1e-12, True), (0.0, False), (1e-6, False)])
+def test_moe_refuses_router_logits_nearly_tied_at_the_cut_but_not_equal_or_apart(tmp_path, home, gap, refused):
+    """Two experts, top_k = 1: the logits 0.5 and 0.5 + gap. A gap within 1e-9 lets rounding pick the
+    expert; an exact tie is the tie rule's, and 1e-6 is clearly apart."""
+    case = tmp_path / "router.json"
+    case.write_text(json.dumps({"input": {"X": [[1]], "W_g": [[0.5, 0.5 + gap]], "W1": [[[1]], [[-1]]],
+                                          "W2": [[[1]], [[1]]], "W3": [[[1]], [[1]]], "top_k": 1}}))
+    ran = judge(home, "run", str(ROOT / "problems" / "moe" / "reference.py"), "--input", str(case), "--no-record")
+    if refused:
+        assert (ran.returncode, ran.stdout, ran.stderr) == (2, "", (
+            f"error: {case}: refused: moe has no single right answer on this input: it comes too close to a "
+            "boundary where rounding decides (the statement's section \"Checking\" says how close an input may "
+            "come)\n"))
+    else:
+        assert (ran.returncode, ran.stderr) == (0, "") and "Accepted" in ran.stdout
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("content, message", [
     (b"[" * 100_000 + b"]" * 100_000, "arrays and objects nested 100000 deep, over the limit of 32"),
