@@ -464,6 +464,10 @@ PACKAGE_RULES = {
             '"no_scale.py" = 3\n"squeezed_output_at_T1.py" = "Output"\n'),
         "solutions/mqa/wrong_answer/steps.toml: no step for forgot_b_V.py (package rule: every wrong answer names "
         "its statement step in wrong_answer/steps.toml)"),
+    "no_single_answer's section": (
+        lambda root: _toml(root, "output_shape = ", 'no_single_answer = "Refusals"\noutput_shape = '),
+        "packages/mqa/spec.md: no section '## Refusals', which no_single_answer in problem.toml names (package "
+        "rule: spec.md has the section that no_single_answer in problem.toml names)"),
 }
 
 
