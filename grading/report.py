@@ -36,7 +36,8 @@ def test_json(t, problem=None) -> dict:
     """One test's result as --json and the progress lines carry it: the figures, what the run
     printed (made safe as the terminal shows it, at most OUTPUT_JSON_CHARS; `output_size` counts
     all of it), the traceback cut to the submission's own lines, the test's note and sizes (with
-    the derived ones when `problem` is given), and a wrong answer's first mismatch as data."""
+    the derived ones when `problem` is given), a wrong answer's first mismatch as data, and, for a
+    test judged again, why each earlier run did not count."""
     output = t.output[:OUTPUT_JSON_CHARS]
     return {
         "name": t.name,
@@ -54,6 +55,7 @@ def test_json(t, problem=None) -> dict:
         "note": t.note,
         "sizes": _with_derived_of(problem, t.sizes),
         **({"mismatch": t.mismatch} if t.mismatch else {}),
+        **({"judged_again": t.judged_again} if t.judged_again else {}),
     }
 
 
@@ -101,6 +103,10 @@ def to_text(report: Report, colour: bool = False) -> str:
         for t in report.tests:
             lines.append(f"  {t.name:<{width}} {paint(t.verdict, colour, 8)} {_time(t, p):>8} "
                          f"{_memory(t, p):>10} {_err(t.max_abs_err):>12} {_err(t.max_rel_err):>12}")
+        for t in report.tests:
+            if t.judged_again:
+                lines.append(f"  {t.name}: judged again {len(t.judged_again)} time{'s' * (len(t.judged_again) > 1)}, "
+                             "the machine being busy: " + "; ".join(t.judged_again))
     lines.append("")
     name = Verdict(report.verdict).title
     summary = f"Verdict: {paint(report.verdict, colour)} ({name})"

@@ -7,6 +7,7 @@ import contextlib
 import io
 import re
 import signal
+import time
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,12 +24,14 @@ from grading.source import MAX_SOURCE_BYTES, read_source
 from grading.tests import Reader, TestData, select_tests
 from grading.verdict import Verdict, classify, signal_name
 from problems import Problem, ProblemError, TestCase
-from sandbox.errors import SandboxError, SandboxLost, SandboxUnavailable
+from sandbox.errors import MachineBusy, SandboxError, SandboxLost, SandboxUnavailable
 from sandbox.outcome import COMPILE_LIMITS, Limits, RunOutcome
 from sandbox.sandbox import Sandbox, submission_sandbox
 
 _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
+RERUNS = 2  # more runs of a test that other work held back over its time limit (docs/sandbox.md)
+RERUN_DELAY_S = 3.0  # before each: a machine's load comes and goes (another judging, an install)
 
 
 @dataclass
@@ -50,6 +53,7 @@ class TestResult:
     note: str = ""
     step: int | None = None  # interactive problems: the first step whose answer failed
     mismatch: dict | None = None  # a WA's first mismatch as data (grading/checker.py's Check.detail)
+    judged_again: list[str] = field(default_factory=list)  # why each earlier run of it did not count
 
 
 @dataclass
@@ -226,14 +230,23 @@ class _Session:
         and closing the session then ends the runs still in flight."""
         if problem.interactive:  # one at a time
             for _, test in reader:
-                try:
-                    yield _judge_interactive(self._live(), problem, test, limits, self.source_lines, keep_output)
-                except SandboxLost as exc:
-                    self.close()
-                    yield _lost(test, exc)
+                judged_again: list[str] = []
+                while True:
+                    try:
+                        result, outcome = _judge_interactive(self._live(), problem, test, limits, self.source_lines,
+                                                             keep_output)
+                    except SandboxLost as exc:
+                        self.close()
+                        result, outcome = _lost(test, exc), None
+                    if outcome is None or not _held_back(result, outcome, limits, judged_again):
+                        break
+                    time.sleep(RERUN_DELAY_S)
+                result.judged_again = judged_again
+                yield result
             return
         tests = iter(reader)
         order = InOrder()
+        tries: dict[int, list[str]] = {}  # tests judged again: why each earlier run did not count
         while True:
             sandbox = self._live()
             while len(order.in_flight) < sandbox.lanes and (item := order.next(tests)) is not None:
@@ -241,11 +254,19 @@ class _Session:
                 result_bytes = test.expected_count * 8 + RESULT_HEADER_BYTES
                 sandbox.submit(number, problem.method, (test.specs, test.blobs), limits, result_bytes)
             if not order.in_flight:
-                return
+                wait_s = order.wait_s()
+                if wait_s is None:
+                    return
+                time.sleep(wait_s)  # a test judged again starts alone, a few seconds after its last run
+                continue
             try:
                 number, outcome = sandbox.collect()
-                order.done(number, _judge_run(problem, order.in_flight[number], outcome, limits, self.source_lines,
-                                              keep_output))
+                result = _judge_run(problem, order.in_flight[number], outcome, limits, self.source_lines, keep_output)
+                if _held_back(result, outcome, limits, tries.setdefault(number, [])):
+                    order.again_later(number, time.monotonic() + RERUN_DELAY_S)
+                else:
+                    result.judged_again = tries.pop(number)
+                    order.done(number, result)
             except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
                 self.close()  # blamed, the others run again on a fresh fork server
                 order.lost(partial(_lost, exc=exc))
@@ -271,15 +292,36 @@ class InOrder:
     def __init__(self):
         self.in_flight: dict[int, TestData] = {}
         self._again: list[tuple[int, TestData]] = []  # to run again on a fresh fork server
+        self._later: list[tuple[float, int, TestData]] = []  # to judge again, alone, not before a time
+        self._alone: int | None = None  # the test being judged again: nothing runs beside it
         self._finished: dict[int, TestResult] = {}
         self._shown = 0
 
     def next(self, tests: Iterator[tuple[int, TestData]]) -> tuple[int, TestData] | None:
-        """The next test to start: one to run again first, else the next read."""
+        """The next test to start: none beside a test judged again; that test once nothing is in
+        flight and its time has come; else one to run again, else the next read."""
+        if self._alone in self.in_flight:
+            return None
+        if self._later:
+            at, number, test = self._later[0]
+            if self.in_flight or time.monotonic() < at:
+                return None
+            del self._later[0]
+            self._alone, self.in_flight[number] = number, test
+            return number, test
         item = self._again.pop(0) if self._again else next(tests, None)
         if item is not None:
             self.in_flight[item[0]] = item[1]
         return item
+
+    def again_later(self, number: int, at: float) -> None:
+        """A test other work held back: judged again, alone, from `at` on (`next`)."""
+        self._later.append((at, number, self.in_flight.pop(number)))
+        self._later.sort(key=lambda item: item[:2])
+
+    def wait_s(self) -> float | None:
+        """With nothing in flight: how long until a test judged again may start; None when none waits."""
+        return max(0.0, self._later[0][0] - time.monotonic()) if self._later else None
 
     def done(self, number: int, result: TestResult) -> None:
         del self.in_flight[number]
@@ -306,6 +348,19 @@ def _source_lines(source: bytes) -> list[str]:
     except SyntaxError:
         encoding = "utf-8"
     return source.decode(encoding, errors="replace").splitlines()
+
+
+def _held_back(result: TestResult, outcome: RunOutcome, limits: Limits, judged_again: list[str]) -> bool:
+    """Whether a run's TLE is to be judged again, other work having held it back (its reason is
+    added to `judged_again`); MachineBusy when it was, on every run the test had."""
+    if result.verdict != Verdict.TLE or not outcome.held_back(limits):
+        return False
+    judged_again.append(f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms, while it "
+                        f"waited for a CPU {outcome.waited_ms / max(outcome.wall_ms, 1):.0%} of its "
+                        f"{outcome.wall_ms / 1000:.1f} s of wall-clock time")
+    if len(judged_again) > RERUNS:
+        raise MachineBusy(MachineBusy.MESSAGE)
+    return True
 
 
 def _lost(test: TestData, exc: SandboxLost) -> TestResult:
@@ -336,9 +391,10 @@ def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Li
 
 
 def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limits: Limits,
-                       source_lines: list[str], keep_output: bool = False) -> TestResult:
+                       source_lines: list[str], keep_output: bool = False) -> tuple[TestResult, RunOutcome]:
     """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
-    while the run works on the next row, and the first wrong one ends the run."""
+    while the run works on the next row, and the first wrong one ends the run. The result, and
+    what the operating system said about the run."""
     expected, rows = test.expected, test.rows
     assert rows is not None  # an interactive problem's test has its stream
     answers: list[np.ndarray] = []
@@ -392,7 +448,7 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
         except ValueError:  # answers of different shapes: the first wrong one is what matters
             result.got = answers[-1]
     result.verdict, result.message = verdict, message
-    return result
+    return result, outcome
 
 
 def _result(test: TestData, outcome: RunOutcome) -> TestResult:

@@ -23,6 +23,9 @@ _DENIED = (
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "process_mrelease",
     "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "tkill", "kcmp", "ioprio_set",
     "migrate_pages", "move_pages",
+    # its own priority and CPUs too: a run that lowers its priority (nice, SCHED_IDLE, SCHED_BATCH)
+    # or pins its threads to one CPU waits for a CPU by its own doing, not the machine's
+    "setpriority", "nice", "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity",
     # memory that the peak-RSS count would not see, or that outlives the run
     "memfd_create", "memfd_secret", "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd",
     "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink",
@@ -127,10 +130,9 @@ def _run_filter(sc, own_pid: int):
 # process, not a group or a user). libseccomp cannot test one argument against two values, so
 # these are checked by a few instructions written here, ahead of libseccomp's program.
 _NAMES_A_PROCESS = {  # name: (argument naming the process, (argument naming its kind, the process kind) or None)
-    "getpriority": (1, (0, 0)), "setpriority": (1, (0, 0)),  # which = PRIO_PROCESS
+    "getpriority": (1, (0, 0)),  # which = PRIO_PROCESS (setpriority and the sched_set* calls are refused whole)
     "ioprio_get": (1, (0, 1)),  # which = IOPRIO_WHO_PROCESS (ioprio_set is refused whole)
-    "sched_setscheduler": (0, None), "sched_setparam": (0, None), "sched_setaffinity": (0, None),
-    "sched_setattr": (0, None), "sched_getscheduler": (0, None), "sched_getparam": (0, None),
+    "sched_getscheduler": (0, None), "sched_getparam": (0, None),
     "sched_getaffinity": (0, None), "sched_getattr": (0, None), "sched_rr_get_interval": (0, None),
     "prlimit64": (0, None), "get_robust_list": (0, None), "getpgid": (0, None), "getsid": (0, None),
 }

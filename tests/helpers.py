@@ -1,9 +1,11 @@
 """What several test files share: judging a file through the real command (`python -m judge`, as a
-user runs it); reading /proc (processes by command line, their state, parents, children, memory)
-to tell what a judging left running; and `first_fast`, for the fast tier (-m "not slow")."""
+user runs it); loads beside a judging (`loaded`); reading /proc (processes by command line, their
+state, parents, children, memory) to tell what a judging left running; and `first_fast`, for the
+fast tier (-m "not slow")."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -151,3 +153,35 @@ def age(pid: int) -> float:
         return float(Path("/proc/uptime").read_text().split()[0]) - start / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+# The loads a judging must hold under: a pure-Python busy loop hardly touches the caches; a NumPy
+# stream (2048x2048 products and copies of 64 MiB, more than any cache holds) also makes the run's
+# own CPU time grow, as a machine's real work does (issue 33).
+LOADS = {
+    "loops": "while True: pass",
+    "numpy": ("import numpy as np\n"
+              "a, b = np.random.rand(2048, 2048), np.random.rand(2048, 2048)\n"
+              "c, big = np.empty_like(a), np.random.rand(8 << 20)\n"
+              "copy = np.empty_like(big)\n"
+              "while True:\n"
+              "    np.matmul(a, b, out=c)\n"
+              "    for _ in range(8):\n"
+              "        np.copyto(copy, big)\n"),
+}
+
+
+@contextlib.contextmanager
+def loaded(kind: str, per_core: int):
+    """`per_core` processes of a load (LOADS) per core, in the test's own session: where the kernel
+    groups a session's processes for scheduling (autogroup), they share the judge's group, and
+    the sandbox's session competes with that whole group. One BLAS thread each."""
+    count = per_core * (os.cpu_count() or 1)
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    procs = [subprocess.Popen([sys.executable, "-c", LOADS[kind]], env=env) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()

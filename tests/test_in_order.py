@@ -78,3 +78,26 @@ def test_a_test_run_again_can_be_blamed_in_its_turn():
     order.lost(lambda data: "lost again: " + data)
     assert list(order.ready()) == ["result of test 0", "lost: test 1", "lost again: test 2"]
     assert order.next(pending) is None
+
+
+def test_a_test_judged_again_runs_alone_once_its_time_has_come():
+    """A TLE that other work held back is judged again (issue 33): nothing new starts beside it,
+    it starts only once nothing is in flight and its delay is over, and its result still comes
+    out in its place."""
+    order, pending = InOrder(), numbered(4)
+    order.next(pending), order.next(pending)
+    order.again_later(0, at=0.0)  # its time has come at once
+    assert order.in_flight == {1: "test 1"} and order.next(pending) is None  # waits for test 1 to end
+    order.done(1, result("test 1"))
+    assert list(order.ready()) == [] and order.wait_s() == 0.0
+    assert order.next(pending) == (0, "test 0")
+    assert order.next(pending) is None  # alone
+    order.again_later(0, at=float("inf"))  # held back again: not before its delay is over
+    assert order.next(pending) is None and order.wait_s() == float("inf")
+
+
+def test_nothing_waits_when_no_test_is_judged_again():
+    order, pending = InOrder(), numbered(1)
+    order.next(pending)
+    order.done(0, result("test 0"))
+    assert order.wait_s() is None and list(order.ready()) == ["result of test 0"]

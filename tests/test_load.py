@@ -1,21 +1,22 @@
-"""A verdict that depends on the code alone: judged while busy loops hold both cores (two per
-core), correct code stays AC, a busy loop is TLE by its CPU time, a sleeper by the wall clock, an
-interactive run is not blamed for the judge's own turns, and a run the machine starves past the
-wall-clock cap gets no verdict but a request to rerun (exit 2, nothing recorded)."""
+"""A verdict that depends on the code alone: judged while loads hold both cores (two busy loops
+per core, or one NumPy stream per core, which also inflates the run's own CPU time: tests/helpers.py,
+LOADS), correct code stays AC, a busy loop is TLE by its CPU time, a sleeper by the wall clock, an
+interactive run is not blamed for the judge's own turns, a run the machine starves past the
+wall-clock cap gets no verdict but a request to rerun (exit 2, nothing recorded), and a TLE that
+other work held back is judged again (issue 33)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, is_python, judge, judge_command, judge_env, run_judge
+from helpers import ROOT, age, children, is_python, judge, judge_command, judge_env, loaded, run_judge
 
 from sandbox.sandbox import sandbox_processes
 
@@ -24,25 +25,13 @@ pytestmark = pytest.mark.slow  # busy loops on every core, then judgings that mu
 GQA = ROOT / "problems" / "gqa"
 
 
-@contextlib.contextmanager
-def _busy(per_core: int):
-    """Busy loops in the test's own session: where the kernel groups a session's processes for
-    scheduling (autogroup), they share the judge's group, and the sandbox's session competes
-    with that whole group."""
-    count = per_core * (os.cpu_count() or 1)
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for loop in loops:
-            loop.kill()
-            loop.wait()
+LOADS = [("loops", 2), ("numpy", 1)]  # (kind, processes per core)
 
 
-@pytest.fixture
-def busy_cores():
-    """Two busy loops per core for the test's duration."""
-    with _busy(2):
+@pytest.fixture(params=LOADS, ids=[kind for kind, _ in LOADS])
+def busy_cores(request):
+    """Two busy loops per core, or one NumPy stream per core, for the test's duration."""
+    with loaded(*request.param):
         yield
 
 
@@ -63,6 +52,7 @@ def test_a_busy_loop_is_ended_by_its_cpu_time(busy_cores, tmp_path):
     test = report["tests"][0]
     assert (code, test["verdict"]) == (1, "TLE")
     assert test["time_ms"] >= 1000 and test["message"].startswith("used "), test
+    assert "judged_again" not in test  # held back or not, it went past what contention explains (1.5x)
 
 
 def test_a_sleeper_is_ended_by_the_wall_clock(busy_cores, tmp_path):
@@ -72,12 +62,13 @@ def test_a_sleeper_is_ended_by_the_wall_clock(busy_cores, tmp_path):
     assert test["message"].startswith("sleeping or blocked: ended after "), test
 
 
-def test_an_interactive_run_is_not_charged_for_the_judges_turns():
+@pytest.mark.parametrize("load", [("loops", 8), ("numpy", 1)], ids=["loops", "numpy"])
+def test_an_interactive_run_is_not_charged_for_the_judges_turns(load):
     """1280 steps, each waiting for the judge to send the next row: with eight busy loops per
     core beside the judge, its turns add up to more than the 3 s wall limit (the run then got
     TLE, "sleeping or blocked", while they were counted as the run's)."""
     for _ in range(3):  # on a machine busy before the test's own loops, the run may get no verdict
-        with _busy(8):
+        with loaded(*load):
             code, report = judge(ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py",
                                  "--tests", "020")
         if not (code == 2 and "too busy to judge" in report.get("error", "")):
@@ -162,3 +153,88 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
     assert not sandbox_processes(path)
     history = run_judge("history", "--json", env={"JUDGE_HOME": str(home)})
     assert json.loads(history.stdout) == [], history.stdout
+
+
+HELD_BACK_LIMIT_MS = 400
+# Right, and fast when it gets a CPU; held back (under a small CPU quota) it spends 1.25x the limit:
+# an overrun that contention can explain, so its test is judged again.
+SLOW_WHEN_HELD_BACK = (GQA / "reference.py").read_text() + f'''
+
+import time as _time
+
+_Reference = Solution
+
+
+class Solution(_Reference):
+    def grouped_query_attention(self, *args):
+        wall, cpu = _time.perf_counter(), _time.process_time()
+        while _time.perf_counter() - wall < 0.3:
+            pass
+        if (_time.process_time() - cpu) / (_time.perf_counter() - wall) < 0.2:  # 10%: the quota
+            while _time.process_time() < {1.25 * HELD_BACK_LIMIT_MS / 1000}:
+                pass
+        return super().grouped_query_attention(*args)
+'''
+
+
+def _run_child(path: Path) -> int | None:
+    """The fork server's child that has lived over a second: a run (compiling and the import check
+    are quick), or None."""
+    processes = sandbox_processes(path)
+    for pid in filter(is_python, processes):  # the fork server (bubblewrap is its parent)
+        for child in children(pid):
+            if is_python(child) and child in processes and age(child) > 1.0:
+                return child
+    return None
+
+
+@pytest.mark.parametrize("throttled", ["first run", "every run"])
+def test_a_tle_other_work_held_back_is_judged_again(tmp_path, throttled):
+    """Under a 10% CPU quota the run waits for a CPU ~90% of its wall clock and ends at 1.25x its
+    limit: its test is judged again, alone, a few seconds later. With the quota lifted after the
+    first run, the run that counts is AC and the report says why the first did not count; kept
+    on, every run is held back and the machine is too busy to judge it (exit 2, as before)."""
+    package = tmp_path / "gqa"
+    (package / "tests").mkdir(parents=True)
+    (package / "problem.toml").write_text((GQA / "problem.toml").read_text().replace(
+        "time_limit_ms = 1000", f"time_limit_ms = {HELD_BACK_LIMIT_MS}"))
+    shutil.copy(GQA / "tests" / "001-sample.json", package / "tests")
+    path = tmp_path / "held_back.py"
+    path.write_text(SLOW_WHEN_HELD_BACK + "\n_time.sleep(0.3)  # the import check: time to throttle the fork server\n")
+    throttle = _Throttle(f"judge-test-{os.getpid()}")
+    proc = None
+    try:
+        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json", "--progress"),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=judge_env())
+        throttle.limit(10)
+        deadline = time.monotonic() + 60
+        while sum(map(is_python, sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)  # the fork server is up (its numpy import done) once it has a child
+        throttle.take(sandbox_processes(path))
+        if throttled == "first run":
+            while (run := _run_child(path)) is None and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            while run is not None and run in sandbox_processes(path):
+                time.sleep(0.01)
+            throttle.limit(100)  # the next run comes RERUN_DELAY_S after this one ended
+        out, err = proc.communicate(timeout=600)
+    finally:
+        throttle.limit(100)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        throttle.remove()
+    report = json.loads(out.splitlines()[-1])  # after a progress line per test: the report, its text too
+    if throttled == "every run":
+        assert (proc.returncode, report) == (2, {"error": "the machine is too busy to judge this run: rerun"}), err
+        return
+    if proc.returncode == 2:
+        pytest.skip("the machine was too busy, besides this test's quota, to judge the run again")
+    test = report["tests"][0]
+    assert (proc.returncode, test["verdict"]) == (0, "AC"), test
+    [why] = test["judged_again"]
+    assert re.fullmatch(rf"used (\d+) ms of CPU time, over the limit of {HELD_BACK_LIMIT_MS} ms, while it waited for a "
+                        r"CPU (\d+)% of its \d+\.\d s of wall-clock time", why), why
+    used, share = map(int, re.findall(r"\d+", why)[:1] + re.findall(r"(\d+)%", why))
+    assert HELD_BACK_LIMIT_MS < used <= 1.5 * HELD_BACK_LIMIT_MS and share >= 25, why
+    assert f"\n  001-sample: judged again 1 time, the machine being busy: {why}\n" in report["text"]

@@ -11,7 +11,7 @@ import pytest
 
 from grading.verdict import Verdict, classify
 from sandbox.errors import MachineBusy, SandboxLost
-from sandbox.outcome import FILE_LIMIT_BYTES, Limits, RunOutcome, outcome_of
+from sandbox.outcome import CONTENDED_SHARE, FILE_LIMIT_BYTES, Limits, RunOutcome, outcome_of
 
 STATUS = {"cpu_ms": 120.0, "user_ms": 100.0, "wall_ms": 150.0, "peak_rss_kb": 81920, "base_rss_kb": 30720,
           "output_size": 5, "output_lines": 1, "exit_code": 0}
@@ -262,3 +262,37 @@ def test_a_report_row_never_rounds_a_figure_onto_its_limit(verdict, time_ms, mem
                                                                        memory_mb)])
     row = next(line for line in to_text(report).splitlines() if line.startswith("  001-sample"))
     assert row.split()[2:6] == [*cells[0].split(), *cells[1].split()], row
+
+
+# -- a run other work held back (issue 33) ------------------------------------------------------
+
+@pytest.mark.parametrize(("cpu_ms", "waited_ms", "wall_ms", "expected"), [
+    (1100.0, 2000.0, 3200.0, True),  # one thread that waited 62% of the time
+    (1100.0, 300.0, 1450.0, False),  # waited 21%: under the share
+    (1000.0, 500.0, 1000.0, False),  # CPU time and waits past the wall clock: its threads waited on each other
+    (0.0, 0.0, 0.0, False),
+])
+def test_a_run_is_held_back_when_it_waited_for_others_a_share_of_its_wall_clock(cpu_ms, waited_ms, wall_ms, expected):
+    from sandbox.inside.clock import contended
+
+    assert contended(cpu_ms, waited_ms, wall_ms, CONTENDED_SHARE) is expected
+
+
+@pytest.mark.parametrize(("changes", "expected"), [
+    ({"cpu_ms": 1200.0}, True),
+    ({"cpu_ms": 1500.0}, True),  # up to 1.5x the limit, contention explains it
+    ({"cpu_ms": 1500.5}, False),  # past it, nothing does
+    ({"cpu_ms": 1000.0}, False),  # within the limit
+    ({"cpu_ms": 1200.0, "contended": False}, False),
+    ({"cpu_ms": 1200.0, "ended_for": "cpu"}, False),  # the clock ended it: not held back when it crossed the limit
+    ({"cpu_ms": 1200.0, "ended_for": "sleeping"}, False),  # asleep: TLE whatever the load
+])
+def test_only_a_held_back_run_over_its_limit_by_less_than_half_is_judged_again(changes, expected):
+    assert run(**{"contended": True, **changes}).held_back(LIMITS) is expected
+
+
+def test_a_status_carries_the_run_s_wait_for_a_cpu():
+    outcome = outcome_of({**STATUS, "waited_ms": 40.5, "contended": True}, PARTS)
+    assert (outcome.waited_ms, outcome.contended) == (40.5, True)
+    with pytest.raises(SandboxLost):
+        outcome_of({**STATUS, "waited_ms": -1.0}, PARTS)

@@ -26,6 +26,7 @@ from helpers import (
     is_python,
     judge_command,
     judge_env,
+    loaded,
     parent,
     run_judge,
     state,
@@ -288,6 +289,52 @@ def test_scheduling_priority_and_limits_of_others_are_refused(mode):
     its user's (as root, every process of the run's uid), its parent's or init's."""
     code, report = judge(HOSTILE / "scheduling_of_others.py", "--tests", "001", mode=mode)
     assert report["tests"][0]["message"] == "RuntimeError: allowed on others: []; refused on itself: []"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_run_cannot_lower_its_own_priority_or_pin_itself(mode):
+    """nice, setpriority, SCHED_IDLE and SCHED_BATCH (sched_setscheduler, sched_setattr), its
+    autogroup's nice, its I/O priority, one CPU: for the process and for a thread, each refused or
+    without effect (issue 33: a run that lowers its priority waits for a CPU by its own doing)."""
+    code, report = judge(HOSTILE / "priority_lowering.py", "--tests", "001", mode=mode)
+    assert report["tests"][0]["message"] == "RuntimeError: allowed: []; changed: []"
+
+
+STARVED = re.compile(r"sleeping or blocked: ended after (\d+\.\d) s of wall-clock time, 3 s of it neither running nor "
+                     r"waiting for a CPU \(CPU \d+ ms\)")
+
+
+def assert_swarm_judged(report: dict) -> float:
+    """idle_swarm.py's verdict: TLE as a sleeper, far from the wall-clock cap (20 s, where it once
+    got "too busy to judge"); the seconds of wall clock it took."""
+    test = report["tests"][0]
+    assert test["verdict"] == "TLE", test
+    match = STARVED.fullmatch(test["message"])
+    assert match and 3 <= float(match.group(1)) < 10, test["message"]
+    return float(match.group(1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_a_thread_swarm_that_would_starve_itself_gets_a_verdict(mode):
+    """41 threads pinned to one CPU at SCHED_IDLE, waking every 50 ms, beside two busy loops per
+    core: it reached the 20 s cap as "machine too busy" (JE in a class after two retries); now
+    the pinning and the priority are refused and its threads' waits are not summed."""
+    with loaded("loops", 2):
+        code, report = judge(HOSTILE / "idle_swarm.py", "--tests", "001", mode=mode)
+    assert code == 1
+    assert_swarm_judged(report)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES)
+def test_a_user_s_run_cannot_make_itself_wait(mode):
+    with loaded("loops", 2):
+        lowering, swarm = as_user([HOSTILE / "priority_lowering.py", HOSTILE / "idle_swarm.py"],
+                                  [["priority_lowering.py", "--problem", "gqa", "--tests", "001"],
+                                   ["idle_swarm.py", "--problem", "gqa", "--tests", "001"]], mode)
+    assert lowering["tests"][0]["message"] == "RuntimeError: allowed: []; changed: []"
+    assert_swarm_judged(swarm)
 
 
 @pytest.mark.slow

@@ -50,6 +50,8 @@ class Limits:
     file_bytes: int  # stdout + stderr
     output_keep_bytes: int  # what of the output comes back
     result_bytes: int  # what of the result comes back
+    contended_cpu_ms: int = 0  # CPU time a run held back by other work may reach before it is ended
+    contended_share: float = 1.0  # held back: waiting for a CPU this share of its wall clock (clock.py)
 
 
 @dataclass
@@ -118,6 +120,8 @@ class Status:
     signal: int | None = None
     judge_ended: bool = False  # interactive: the judge said `end` before it ended
     id: int | None = None  # the Task's
+    waited_ms: float = 0.0  # time it waited for a CPU (clock.py, waited_ms)
+    contended: bool = False  # other work held it back (clock.py, contended)
 
 
 _SIMPLE = {"int": (int,), "float": (int, float), "bool": (bool,), "str": (str,), "None": (type(None),),

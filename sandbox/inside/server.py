@@ -231,6 +231,8 @@ class _Child:
             self.setup += chunk
 
     def finish(self) -> tuple[Status, bytes, bytes]:
+        if self.clock.over_limit(self.base().cpu_ms):  # its wait for a CPU counts then: read it before wait4
+            self.clock.look()  # takes the last task with it
         _, wait_status, usage = os.wait4(self.pid, 0)
         self.server.uids_in_use.discard(self.uid)  # every task of it has ended: the uid is free again
         self._read_setup()  # whole now: the child wrote it into the pipe's buffer and never waits on it
@@ -239,6 +241,8 @@ class _Child:
         if self.pidfd is not None:
             os.close(self.pidfd)
         limits = self.task.limits
+        wall_ms = (time.monotonic() - self.clock.start) * 1000
+        cpu_ms = max(0.0, (usage.ru_utime + usage.ru_stime) * 1000 - base.cpu_ms)
         result = os.pread(self.result_fd, limits.result_bytes, 0)
         output_size = os.fstat(self.output_fd).st_size
         output_lines = _count_lines(self.output_fd, output_size)
@@ -246,15 +250,14 @@ class _Child:
         os.close(self.result_fd)
         os.close(self.output_fd)
         status = Status(  # the run's own CPU time: from the moment the file's import begins
-            cpu_ms=max(0.0, (usage.ru_utime + usage.ru_stime) * 1000 - base.cpu_ms),
-            user_ms=max(0.0, usage.ru_utime * 1000 - base.user_ms),
-            wall_ms=(time.monotonic() - self.clock.start) * 1000,
+            cpu_ms=cpu_ms, user_ms=max(0.0, usage.ru_utime * 1000 - base.user_ms), wall_ms=wall_ms,
             peak_rss_kb=usage.ru_maxrss, base_rss_kb=base.rss_kb,
             output_size=output_size, output_lines=output_lines,
             setup_error=setup_error, ended_for=self.ended_for,
             exit_code=os.WEXITSTATUS(wait_status) if os.WIFEXITED(wait_status) else None,
             signal=os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else None,
-            judge_ended=self.ended, id=self.task.id,
+            judge_ended=self.ended, id=self.task.id, waited_ms=self.clock.waited_ms,
+            contended=self.clock.contended(cpu_ms, wall_ms),
         )
         return status, result, output
 

@@ -49,7 +49,7 @@ def set_limits(limits, own_uid: bool) -> None:
     sandbox's few in a user namespace, the user's processes in landlock mode as a user."""
     tasks = limits.tasks + (1 if own_uid else tasks_of(os.getuid()))
     resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
-    cpu_s = limits.cpu_ms // 1000 + 1  # a backstop past the limit, where clock.py ends runs
+    cpu_s = max(limits.cpu_ms, limits.contended_cpu_ms) // 1000 + 1  # a backstop past where clock.py ends runs
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
     address_space = vm_bytes() + limits.memory_bytes + limits.address_slack_bytes
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))

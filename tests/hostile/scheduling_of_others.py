@@ -1,5 +1,6 @@
 # Issue 24, item 1: every call that names another process's (or group's, or user's) scheduling,
-# priority or limits; the run's own, by 0 or by its pid, stays allowed.
+# priority or limits; reading the run's own, by 0 or by its pid, stays allowed (changing its own
+# priority or CPUs is refused too: priority_lowering.py).
 import ctypes
 import os
 
@@ -41,8 +42,7 @@ class Solution:
             tests[f"getpgid {pid_name}"] = (121, pid)
             tests[f"getsid {pid_name}"] = (124, pid)
         allowed = sorted(name for name, args in tests.items() if syscall(*args) == 0)
-        own = {"setpriority 0": (141, PRIO_PROCESS, 0, 1), "setpriority me": (141, PRIO_PROCESS, me, 2),
-               "getpriority me": (140, PRIO_PROCESS, me), "sched_getaffinity 0": (204, 0, 8, ctypes.byref(mask)),
+        own = {"getpriority me": (140, PRIO_PROCESS, me), "sched_getaffinity 0": (204, 0, 8, ctypes.byref(mask)),
                "sched_getaffinity me": (204, me, 8, ctypes.byref(mask)), "prlimit64 read 0": (302, 0, 7, None, limit),
                "getpgid 0": (121, 0)}
         refused = sorted(name for name, args in own.items() if syscall(*args) != 0)
