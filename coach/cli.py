@@ -149,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
             "output": test.got.tolist() if test is not None and test.got is not None else None,
             "expected": expected.tolist() if expected is not None else None,
             "test": render.test_json(test, report.problem) if test is not None else None,
-            **({"traceback": render.shown(report.traceback, lines=True)} if report.traceback.strip() else {}),
+            **({"traceback": render.escaped(report.traceback, lines=True)} if report.traceback.strip() else {}),
         }))
     else:
         print(render.to_text(report, colour=sys.stdout.isatty()))
@@ -209,7 +209,7 @@ def _stress(args: argparse.Namespace) -> int:
     print(f"{problem.slug}: input {found.tried} disagrees with the reference ({found.verdict}); shrunk to {sizes}:\n")
     for name, value in found.case.input.items():
         print(f"  {name} = {json.dumps(value)}")
-    print(f"\n  {render.shown(found.message)}\n")
+    print(f"\n  {render.escaped(found.message)}\n")
     expected = np.asarray(found.case.expected, dtype=np.float64)
     print("\n".join(side_by_side(found.got, expected, problem.abs_tol, problem.rel_tol, problem.interactive)))
     print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} "

@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from coach.case import MAX_CASE_BYTES, parse_case
+from grading.judgement import Report
 from grading.report import problem_arg
-from grading.session import Report, judge_file
+from grading.session import judge_file
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
 from testcases import oracle

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grading.session import TestResult, judge_file
+from grading.judgement import TestResult
+from grading.session import judge_file
 from problems import Problem, TestCase
 from problems.package import ProblemError
 from testcases import condition

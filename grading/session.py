@@ -10,7 +10,7 @@ import signal
 import time
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from hashlib import sha256
 from pathlib import Path
@@ -19,10 +19,11 @@ import numpy as np
 
 from grading.checker import compare
 from grading.detect import detect_problem
+from grading.judgement import Report, TestResult, Verdict
 from grading.result import parse_report, returned_array, text
 from grading.source import MAX_SOURCE_BYTES, read_source
 from grading.tests import Reader, TestData, select_tests
-from grading.verdict import Verdict, classify, signal_name
+from grading.verdict import classify, signal_name
 from problems import Problem, ProblemError, TestCase
 from sandbox.errors import MachineBusy, SandboxError, SandboxLost, SandboxUnavailable
 from sandbox.outcome import COMPILE_LIMITS, Limits, RunOutcome
@@ -32,53 +33,6 @@ _FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
 RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
 RERUNS = 2  # more runs of a test that other work held back over its time limit (docs/sandbox.md)
 RERUN_DELAY_S = 3.0  # before each: a machine's load comes and goes (another judging, an install)
-
-
-@dataclass
-class TestResult:
-    name: str
-    verdict: Verdict
-    time_ms: float | None = None
-    user_ms: float | None = None
-    memory_mb: float | None = None
-    max_abs_err: float | None = None
-    max_rel_err: float | None = None
-    message: str = ""
-    traceback: str = ""
-    output: str = ""
-    output_size: int = 0
-    output_lines: int | None = None
-    got: np.ndarray | None = None  # what the run returned, kept only when asked (practice `run`)
-    sizes: dict = field(default_factory=dict)
-    note: str = ""
-    step: int | None = None  # interactive problems: the first step whose answer failed
-    mismatch: dict | None = None  # a WA's first mismatch as data (grading/checker.py's Check.detail)
-    judged_again: list[str] = field(default_factory=list)  # why each earlier run of it did not count
-
-
-@dataclass
-class Report:
-    problem: Problem | None
-    submission: str
-    verdict: Verdict
-    total: int
-    tests: list[TestResult] = field(default_factory=list)
-    isolation: str = ""
-    message: str = ""
-    traceback: str = ""
-    rerun: list[str] | None = None  # the command that reruns the first failure, when not the usual one
-    hint: dict | None = None  # added by the practice layer when asked (--hint)
-    speed: dict | None = None  # added by the practice layer on AC: the reference on the slowest test
-    source_sha256: str = ""  # of the bytes judged (the file may change after)
-    source: bytes = b""  # the bytes judged, for the history's code view
-
-    @property
-    def passed(self) -> int:
-        return sum(t.verdict == Verdict.AC for t in self.tests)
-
-    @property
-    def first_failure(self) -> TestResult | None:
-        return next((t for t in self.tests if t.verdict != Verdict.AC), None)
 
 
 def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestData] | None = None,

@@ -1,35 +1,12 @@
-"""Verdicts, and the ones a run's limits, exit and own report decide before its values are compared."""
+"""The verdicts that a run's limits, exit and own report decide before its values are compared."""
 
 from __future__ import annotations
 
 import signal
-from enum import StrEnum
 
+from grading.judgement import Verdict
 from grading.result import text
 from sandbox.outcome import FILE_LIMIT_BYTES, WALL_FACTOR, Limits, RunOutcome
-
-
-class Verdict(StrEnum):
-    """In the order they take precedence for one test: TLE, OLE, MLE, then CE (the file), RE, WA, AC.
-    JE is the judge's own failure, never the submission's."""
-
-    AC = "AC"
-    WA = "WA"
-    TLE = "TLE"
-    MLE = "MLE"
-    OLE = "OLE"
-    RE = "RE"
-    CE = "CE"
-    JE = "JE"
-
-    @property
-    def title(self) -> str:  # type: ignore[override]  # str.title, shadowed on purpose
-        return _TITLES[self]
-
-
-_TITLES = {Verdict.AC: "Accepted", Verdict.WA: "Wrong Answer", Verdict.TLE: "Time Limit Exceeded",
-           Verdict.MLE: "Memory Limit Exceeded", Verdict.OLE: "Output Limit Exceeded", Verdict.RE: "Runtime Error",
-           Verdict.CE: "Compilation Error", Verdict.JE: "Judge Error"}
 
 
 def classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[Verdict | None, str]:

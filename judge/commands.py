@@ -12,7 +12,8 @@ from pathlib import Path
 
 from coach.record import enrich, record_report
 from grading import report as render
-from grading.session import Report, TestResult, judge_file
+from grading.judgement import Report, TestResult
+from grading.session import judge_file
 from grading.tests import select_tests
 from problems import Problem, all_problems, load
 from problems.bundled import bundled as bundled_of

@@ -48,7 +48,8 @@ from pathlib import Path
 
 import numpy as np
 
-from grading.session import Report, TestResult, judge_file
+from grading.judgement import Report, TestResult
+from grading.session import judge_file
 from problems import Problem, ProblemError, all_problems, category_of, load, read_test
 from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS

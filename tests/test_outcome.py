@@ -253,8 +253,8 @@ def test_a_time_just_over_the_limit_never_reads_as_within_it():
     (Verdict.AC, 999.6, 255.99, ("1000 ms", "256.0 MiB")),  # within the limits, rounded as usual
 ])
 def test_a_report_row_never_rounds_a_figure_onto_its_limit(verdict, time_ms, memory_mb, cells):
+    from grading.judgement import Report, TestResult
     from grading.report import to_text
-    from grading.session import Report, TestResult
     from problems import load
 
     problem = load("causal")  # 1000 ms, 256 MiB

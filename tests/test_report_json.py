@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from coach.hints import Hint
+from coach.speed import Speed
 from grading import report as render
-from grading.session import Report, TestResult
-from grading.verdict import Verdict
+from grading.judgement import Report, TestResult, Verdict
 from problems import load
 
 FIXTURES = Path(__file__).parent / "fixtures" / "report_json"
-HINT = {"level": 2, "kind": "step", "step": "step 3 of the statement (softmax)", "matches": ["wrong_answer/no_max.py"],
-        "bugs": ["softmax without subtracting the row max"], "nonfinite": None,
-        "text": "your output goes wrong at step 3 of the statement (softmax): softmax without subtracting the row max"}
-SPEED = {"test": "004-large", "yours_ms": 41.3, "reference_ms": 12.0, "ratio": 3.44}
+HINT = Hint(2, "step", "your output goes wrong at step 3 of the statement (softmax): softmax without subtracting "
+            "the row max", step="step 3 of the statement (softmax)", matches=["wrong_answer/no_max.py"],
+            bugs=["softmax without subtracting the row max"])
+SPEED = Speed("004-large", 41.3, 12.0, 3.44)
 
 
 def _reports() -> dict[str, Report]:
@@ -29,10 +30,10 @@ def _reports() -> dict[str, Report]:
             TestResult("001-sample", Verdict.AC, 3.25, 2.5, 30.1, 0.0, 0.0, sizes={"T": 4, "d_model": 8}),
             TestResult("004-large", Verdict.AC, 41.3, 40.0, 60.5, 1e-9, 2e-7, sizes={"T": 512, "d_model": 64},
                        note="the largest")]),
-        "accepted_speed": Report(causal, "mine.py", Verdict.AC, 1, speed=SPEED, tests=[
+        "accepted_speed": Report(causal, "mine.py", Verdict.AC, 1, sections=[SPEED], tests=[
             TestResult("004-large", Verdict.AC, 41.3, 40.0, 60.5, 1e-9, 2e-7)]),
         "wrong_answer_hint": Report(causal, "wrong.py", Verdict.WA, 3, message="row 0, column 2: expected 0.5",
-                                    hint=HINT, tests=[
+                                    sections=[HINT], tests=[
             TestResult("001-sample", Verdict.AC, 3.0, 2.0, 30.0, 0.0, 0.0),
             TestResult("002-edge", Verdict.WA, 4.0, 3.0, 31.0, 0.25, 0.5, message="row 0, column 2: expected 0.5",
                        output="debug \x1b[31mred\x1b[0m\nline two\r\n" + "x" * 5000, output_size=5030,
