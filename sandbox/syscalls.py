@@ -107,6 +107,7 @@ def _shared_filter(sc):
     for request in (_FIOSETOWN, _SIOCSPGRP, _TIOCSPGRP):
         f.add_rule(deny, "ioctl", sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, request))
     f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, 35))  # PR_SET_MM
+    f.add_rule(deny, "prctl", sc.Arg(0, sc.EQ, 62))  # PR_SCHED_CORE: a cookie that keeps cores idle beside it
     return f
 
 

@@ -208,7 +208,8 @@ def test_sleep_is_time_limit_exceeded_by_wall_clock(tmp_path, package):
 @pytest.mark.slow
 def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, package):
     """1.1 s of CPU then blocking: the fork server ends the run once its CPU time passes the
-    limit, however long the machine made it wait for that CPU; RLIMIT_CPU (2 s) never fires."""
+    limit, however long the machine made it wait for that CPU (a run other work held back runs on
+    to 1.5x, so it may be ended asleep at 1.1 s: docs/sandbox.md); RLIMIT_CPU never fires."""
     body = """
     import time
     while time.process_time() < 1.1:
@@ -218,9 +219,9 @@ def test_cpu_over_the_limit_then_blocking_is_ended_by_its_cpu_time(tmp_path, pac
     code, report = judge(tmp_path, body, package)
     test = report["tests"][0]
     assert (code, report["verdict"], test["verdict"]) == (1, "TLE", "TLE")
-    assert 1000 < test["time_ms"] < 1100, test
+    assert 1000 < test["time_ms"] < 1200 and "judged_again" not in test, test
     message = test["message"]
-    assert re.fullmatch(r"used (10\d\d(\.\d{1,3})?|more than 1000) ms of CPU time, over the limit of 1000 ms",
+    assert re.fullmatch(r"used (1[01]\d\d(\.\d{1,3})?|more than 1000) ms of CPU time, over the limit of 1000 ms",
                         message), message
 
 

@@ -8,7 +8,7 @@ import threading
 
 libc = ctypes.CDLL(None, use_errno=True)
 PRIO_PROCESS, SCHED_OTHER, SCHED_BATCH, SCHED_IDLE = 0, 0, 3, 5
-SYS_SCHED_SETATTR, SYS_IOPRIO_SET = 314, 251
+SYS_SCHED_SETATTR, SYS_IOPRIO_SET, PR_SCHED_CORE = 314, 251, 62
 
 
 def syscall(*args) -> bool:
@@ -48,6 +48,7 @@ def attempts(who: int, name: str) -> dict:
         "sched_setattr nice 19": lambda: syscall(SYS_SCHED_SETATTR, who, sched_attr(SCHED_OTHER, 19), 0) or 1 / 0,
         "ioprio_set idle": lambda: syscall(SYS_IOPRIO_SET, 1, who, 3 << 13) or 1 / 0,
         "autogroup nice 19": lambda: write(f"/proc/{who or 'self'}/autogroup", b"19") or 1 / 0,
+        "core scheduling cookie": lambda: libc.prctl(PR_SCHED_CORE, 1, who, 0, 0) == 0 or 1 / 0,  # CREATE, PIDTYPE_PID
     }
     if who == 0:
         ways["nice 5"] = lambda: os.nice(5)
