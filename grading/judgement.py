@@ -173,6 +173,7 @@ class TestSummary(TypedDict):
     memory_mb: float | None
     message: str
     step: NotRequired[int]
+    judged_again: NotRequired[list[str]]  # why each earlier run of it did not count
 
 
 TestSummary.__test__ = False  # type: ignore[attr-defined]
@@ -200,6 +201,8 @@ def summary_of(report: Report, message_chars: int) -> Summary:
                            message=t.message[:message_chars])
         if t.step is not None:
             test["step"] = t.step
+        if t.judged_again:
+            test["judged_again"] = t.judged_again
         tests.append(test)
     return Summary(verdict=report.verdict.name, message=report.message[:message_chars],
                    traceback=report.traceback[:message_chars], tests=tests, passed=report.passed,

@@ -158,12 +158,13 @@ def age(pid: int) -> float:
 # The loads a judging must hold under: a pure-Python busy loop hardly touches the caches; a NumPy
 # stream (2048x2048 products and copies of 64 MiB, more than any cache holds) also makes the run's
 # own CPU time grow, as a machine's real work does (issue 33).
-LOADS = {
-    "loops": "while True: pass",
+LOADS = {  # each says "ready" once it loads the machine
+    "loops": "print('ready', flush=True)\nwhile True: pass",
     "numpy": ("import numpy as np\n"
               "a, b = np.random.rand(2048, 2048), np.random.rand(2048, 2048)\n"
               "c, big = np.empty_like(a), np.random.rand(8 << 20)\n"
               "copy = np.empty_like(big)\n"
+              "print('ready', flush=True)\n"
               "while True:\n"
               "    np.matmul(a, b, out=c)\n"
               "    for _ in range(8):\n"
@@ -178,10 +179,15 @@ def loaded(kind: str, per_core: int):
     the sandbox's session competes with that whole group. One BLAS thread each."""
     count = per_core * (os.cpu_count() or 1)
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    procs = [subprocess.Popen([sys.executable, "-c", LOADS[kind]], env=env) for _ in range(count)]
+    procs = [subprocess.Popen([sys.executable, "-c", LOADS[kind]], env=env, stdout=subprocess.PIPE)
+             for _ in range(count)]
     try:
+        for proc in procs:  # the arrays made: the load is on before the judging starts
+            assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
         yield
     finally:
         for proc in procs:
             proc.kill()
             proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()

@@ -156,25 +156,32 @@ def test_a_run_starved_past_the_cap_is_not_judged(tmp_path):
 
 
 HELD_BACK_LIMIT_MS = 400
-# Right, and fast when it gets a CPU; held back (under a small CPU quota) it spends 1.25x the limit:
-# an overrun that contention can explain, so its test is judged again.
-SLOW_WHEN_HELD_BACK = (GQA / "reference.py").read_text() + f'''
+# The reference, made slow when held back: under a small CPU quota it spends 1.25x the limit (an
+# overrun contention can explain, so its test is judged again); fast when it gets a CPU. gqa's in
+# its call; gqa_decode's (interactive) in its constructor.
+SLOW_WHEN_HELD_BACK = """
 
 import time as _time
 
 _Reference = Solution
 
 
-class Solution(_Reference):
-    def grouped_query_attention(self, *args):
-        wall, cpu = _time.perf_counter(), _time.process_time()
-        while _time.perf_counter() - wall < 0.3:
+def _slow_when_held_back():
+    wall, cpu = _time.perf_counter(), _time.process_time()
+    while _time.perf_counter() - wall < 0.3:
+        pass
+    if (_time.process_time() - cpu) / (_time.perf_counter() - wall) < 0.2:  # 10%: the quota
+        while _time.process_time() < {spend_s}:
             pass
-        if (_time.process_time() - cpu) / (_time.perf_counter() - wall) < 0.2:  # 10%: the quota
-            while _time.process_time() < {1.25 * HELD_BACK_LIMIT_MS / 1000}:
-                pass
-        return super().grouped_query_attention(*args)
-'''
+
+
+class Solution(_Reference):
+    def {method}(self, *args):
+        _slow_when_held_back()
+        return super().{method}(*args)
+
+_time.sleep(0.3)  # in the import check: time to throttle the fork server
+"""
 
 
 def _run_child(path: Path) -> int | None:
@@ -188,19 +195,24 @@ def _run_child(path: Path) -> int | None:
     return None
 
 
-@pytest.mark.parametrize("throttled", ["first run", "every run"])
-def test_a_tle_other_work_held_back_is_judged_again(tmp_path, throttled):
+@pytest.mark.parametrize(("problem", "method", "throttled"), [
+    ("gqa", "grouped_query_attention", "first run"), ("gqa", "grouped_query_attention", "every run"),
+    ("gqa_decode", "__init__", "first run")])
+def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, throttled):
     """Under a 10% CPU quota the run waits for a CPU ~90% of its wall clock and ends at 1.25x its
-    limit: its test is judged again, alone, a few seconds later. With the quota lifted after the
+    limit: its test is judged again, alone, a few seconds later (a function problem's and an
+    interactive one's). With the quota lifted after the
     first run, the run that counts is AC and the report says why the first did not count; kept
     on, every run is held back and the machine is too busy to judge it (exit 2, as before)."""
-    package = tmp_path / "gqa"
+    original = ROOT / "problems" / problem
+    package = tmp_path / problem
     (package / "tests").mkdir(parents=True)
-    (package / "problem.toml").write_text((GQA / "problem.toml").read_text().replace(
-        "time_limit_ms = 1000", f"time_limit_ms = {HELD_BACK_LIMIT_MS}"))
-    shutil.copy(GQA / "tests" / "001-sample.json", package / "tests")
+    (package / "problem.toml").write_text(re.sub(r"(?m)^time_limit_ms = \d+", f"time_limit_ms = {HELD_BACK_LIMIT_MS}",
+                                                 (original / "problem.toml").read_text()))
+    shutil.copy(original / "tests" / "001-sample.json", package / "tests")
     path = tmp_path / "held_back.py"
-    path.write_text(SLOW_WHEN_HELD_BACK + "\n_time.sleep(0.3)  # the import check: time to throttle the fork server\n")
+    path.write_text((original / "reference.py").read_text() + SLOW_WHEN_HELD_BACK.format(
+        method=method, spend_s=1.25 * HELD_BACK_LIMIT_MS / 1000))
     throttle = _Throttle(f"judge-test-{os.getpid()}")
     proc = None
     try:

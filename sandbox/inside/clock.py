@@ -58,12 +58,11 @@ def waited_ms(pid: int) -> tuple[float, bool]:
     return longest / 1e6, runnable
 
 
-def contended(cpu_ms: float, waited_ms: float, own_wall_ms: float, share: float) -> bool:
-    """Whether other work held the run back: it waited for a CPU for `share` of its own wall-clock
-    time or more (an interactive run's, the judge's turns left out), and its CPU time and that
-    wait fit in that time, as they do for one thread; a run whose tasks wait behind each other
-    (its own doing) uses more CPU than that."""
-    return own_wall_ms > 0 and waited_ms >= share * own_wall_ms and cpu_ms + waited_ms <= own_wall_ms * 1.05 + 5
+def contended(cpu_ms: float, waited_ms: float, wall_ms: float, share: float) -> bool:
+    """Whether other work held the run back: it waited for a CPU for `share` of its wall-clock time
+    or more, and its CPU time and that wait fit in that time, as they do for one thread; a run
+    whose tasks wait behind each other (its own doing) uses more CPU than that."""
+    return wall_ms > 0 and waited_ms >= share * wall_ms and cpu_ms + waited_ms <= wall_ms * 1.05 + 5
 
 
 def _read(path: str) -> bytes:
@@ -132,4 +131,6 @@ class Clock:
         return self.waited_ms, runnable
 
     def contended(self, used_ms: float, elapsed_ms: float) -> bool:
-        return contended(used_ms, self.waited_ms, elapsed_ms - self.judge_ms, self.share)
+        """Over the plain wall clock: `judge_ms` may count a judge's wait twice (in its turn and
+        in its own run delay), which is safe for the sleeping rule only."""
+        return contended(used_ms, self.waited_ms, elapsed_ms, self.share)

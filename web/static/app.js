@@ -307,6 +307,7 @@ function testDetail(t) {
   return `<div class="test-detail">` +
     (t.message && !(t.mismatch && !t.mismatch.got_shape) ? `<p class="msg">${esc(t.message)}</p>` : "") +  // the table says it
     (t.step !== undefined ? `<p>step t = ${t.step}: the steps before it were right</p>` : "") +
+    (t.judged_again ? `<p class="note">judged again, the machine being busy: ${t.judged_again.map(esc).join("; ")}</p>` : "") +
     mismatch(t.mismatch) +
     (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
