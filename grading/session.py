@@ -20,12 +20,13 @@ import numpy as np
 from grading.checker import compare
 from grading.detect import detect_problem
 from grading.judgement import Report, TestResult, Verdict
-from grading.result import parse_report, returned_array, text
+from grading.result import returned_array
 from grading.source import MAX_SOURCE_BYTES, read_source
 from grading.tests import Reader, TestData, select_tests
 from grading.verdict import classify, signal_name
 from problems import Problem, ProblemError, TestCase
 from sandbox.errors import MachineBusy, SandboxError, SandboxLost, SandboxUnavailable
+from sandbox.inside.protocol import EndedFor, Phase, Result, ResultStatus, read_compiled, read_result
 from sandbox.outcome import COMPILE_LIMITS, Limits, RunOutcome
 from sandbox.sandbox import Sandbox, submission_sandbox
 
@@ -142,16 +143,15 @@ class _Session:
         outcome = sandbox.compile(self.source, self.path.name)
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-        reply = parse_report(outcome.result)
-        if outcome.ended_for in ("cpu", "sleeping") or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
+        reply = read_compiled(outcome.result)
+        if outcome.ended_for in (EndedFor.CPU, EndedFor.SLEEPING) or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
             error = f"compiling the file took more than {COMPILE_LIMITS.cpu_ms // 1000} s"
         elif outcome.signal is not None:
             error = f"Python's compiler crashed on the file (signal {signal_name(outcome.signal)})"
-        elif reply.get("ok") is True:
-            methods = reply.get("methods")
-            return [m for m in methods if isinstance(m, str)] if isinstance(methods, list) else []
+        elif reply is not None and reply.ok:
+            return reply.methods
         else:
-            error = text(reply, "error") or "the file could not be compiled"
+            error = (reply.error if reply is not None else None) or "the file could not be compiled"
         report.verdict, report.message = Verdict.CE, error
         return []
 
@@ -168,14 +168,15 @@ class _Session:
             return True
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-        reply = parse_report(outcome.result)
-        status = reply.get("status")
-        if status == "exception" and reply.get("phase") in ("compile", "import"):
+        reply, _ = read_result(outcome.result)
+        if reply is None:
+            pass
+        elif reply.status == ResultStatus.EXCEPTION and reply.phase in (Phase.COMPILE, Phase.IMPORT):
             report.verdict = Verdict.CE
-            report.message = f"importing the file failed: {text(reply, 'message', 'an exception')}"
-            report.traceback = with_source(text(reply, "traceback"), self.source_lines)
-        elif status == "lookup":
-            report.verdict, report.message = Verdict.CE, text(reply, "message", "no class Solution")
+            report.message = f"importing the file failed: {_or(reply.message, 'an exception')}"
+            report.traceback = with_source(reply.traceback or "", self.source_lines)
+        elif reply.status == ResultStatus.LOOKUP:
+            report.verdict, report.message = Verdict.CE, _or(reply.message, "no class Solution")
         return report.verdict != Verdict.CE  # anything else (a slow or hungry import) the tests judge
 
     def results(self, problem: Problem, reader: Reader, limits: Limits, keep_output: bool) -> Iterator[TestResult]:
@@ -326,10 +327,10 @@ def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Li
                source_lines: list[str], keep_output: bool = False) -> TestResult:
     """A function problem's test, from what its run left behind."""
     result = _result(test, outcome)
-    report = parse_report(outcome.result)
+    report, payload = read_result(outcome.result)
     verdict, message = classify(outcome, report, limits)
     if verdict is None:
-        got = returned_array(report)
+        got = returned_array(report, payload)
         if got is None:
             verdict, message = Verdict.RE, "the run ended without a readable result"
         else:
@@ -339,8 +340,8 @@ def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Li
             verdict, message = (Verdict.AC if check.ok else Verdict.WA), check.message
             result.mismatch = None if check.ok else check.detail
     result.verdict, result.message = verdict, message
-    if report.get("status") == "exception":
-        result.traceback = with_source(text(report, "traceback"), source_lines)
+    if report is not None and report.status == ResultStatus.EXCEPTION:
+        result.traceback = with_source(report.traceback or "", source_lines)
     return result
 
 
@@ -356,10 +357,11 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
     errors = [0.0, 0.0]
 
     def on_step(t: int, payload: bytes) -> bool:
-        reply = parse_report(payload)
-        got = returned_array(reply)
+        reply, array = read_result(payload)
+        got = returned_array(reply, array)
         if got is None:
-            failure.update(step=t, message=text(reply, "message", "the answer is not an array of numbers"))
+            failure.update(step=t, message=_or(reply.message if reply is not None else None,
+                                               "the answer is not an array of numbers"))
             return False
         check = compare(got, expected[t], problem.abs_tol, problem.rel_tol)
         errors[0] = max(errors[0], check.max_abs_err or 0.0)
@@ -376,9 +378,9 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
         outcome = replace(outcome, signal=None)
     result = _result(test, outcome)
     result.max_abs_err, result.max_rel_err = errors
-    report = parse_report(outcome.result)
-    if outcome.judge_ended and report.get("status") is None:
-        report = {"status": "ok"}
+    report, _ = read_result(outcome.result)
+    if outcome.judge_ended and report is None:
+        report = Result(ResultStatus.OK)
     verdict: Verdict | None
     if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
         result.step, result.mismatch = failure["step"], failure.get("detail")
@@ -391,11 +393,10 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
             message = f"the run ended after answering {len(answers)} of {len(rows)} steps"
         else:
             verdict = Verdict.AC
-    if report.get("status") == "exception" and not failure:
-        result.traceback = with_source(text(report, "traceback"), source_lines)
-        phase = str(report.get("phase", ""))
-        if phase.startswith("step ") and phase[5:].isdigit():
-            result.step = int(phase[5:])
+    if report is not None and report.status == ResultStatus.EXCEPTION and not failure:
+        result.traceback = with_source(report.traceback or "", source_lines)
+        if (step := report.step()) is not None:
+            result.step = step
     if keep_output and answers:
         try:
             result.got = np.stack(answers)
@@ -403,6 +404,11 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
             result.got = answers[-1]
     result.verdict, result.message = verdict, message
     return result, outcome
+
+
+def _or(text: str | None, default: str) -> str:
+    """The run's text, or the judge's words where it sent none."""
+    return text if text is not None else default
 
 
 def _result(test: TestData, outcome: RunOutcome) -> TestResult:
