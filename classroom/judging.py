@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from grading.judgement import Report, Summary, Verdict, failed_summary, summary_of
-from grading.session import judge_file
+from grading.session import Options, given, judge_file
 from grading.source import MAX_SOURCE_BYTES
 from grading.tests import TestData, test_data
 from problems import Problem, ProblemError
@@ -75,7 +75,7 @@ class WarmJudge:
                 path.write_bytes(source)
                 sandbox = self._sandbox()
                 try:
-                    report = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
+                    report = judge_file(path, problem, Options(given(tests), sandbox=sandbox, keep_sandbox=True))
                 except MachineBusy:
                     busy += 1
                     if busy > BUSY_RETRIES:

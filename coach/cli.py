@@ -18,7 +18,7 @@ from coach.run import run_file, side_by_side
 from coach.starter import write_starter
 from coach.stress import stress
 from grading import report as render
-from grading.session import judge_file
+from grading.session import problem_of
 from problems import ProblemError, all_problems, load
 from problems.package import shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
@@ -186,7 +186,7 @@ def _stress(args: argparse.Namespace) -> int:
         raise ProblemError(f"{args.file}: no such file")
     if args.n < 1:
         raise ProblemError(f"--n {args.n}: give at least one input")
-    problem = load(args.problem) if args.problem else judge_file(args.file, None, cases=lambda p: []).problem
+    problem = load(args.problem) if args.problem else problem_of(args.file)
     if problem is None:
         raise ProblemError(f"{args.file}: does not compile; judge it to see why")
     found = stress(args.file, problem, args.n, args.seed)

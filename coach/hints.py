@@ -22,7 +22,7 @@ import numpy as np
 from coach.nonfinite import diagnosis
 from grading.checker import compare
 from grading.judgement import Report
-from grading.session import judge_file
+from grading.session import Options, judge_file
 from problems import Problem, TestCase, read_test
 from problems.bundled import SOLUTIONS
 from problems.package import read_toml
@@ -122,7 +122,7 @@ def not_a_wrong_answer(report: Report, level: int) -> Hint:
 def matching(problem: Problem, case: TestCase, got: np.ndarray, files: list[Path]) -> list[Path]:
     """The bundled files that make the same mistake as `got` on `case` (see same_mistake)."""
     def output_of(path: Path) -> np.ndarray | None:
-        result = judge_file(path, problem, cases=lambda p: [case], keep_output=True)
+        result = judge_file(path, problem, Options(lambda p: [case], keep_output=True))
         return result.tests[0].got if result.tests else None
 
     with ThreadPoolExecutor(max_workers=2) as pool:

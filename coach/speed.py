@@ -11,7 +11,7 @@ from hashlib import sha256
 
 from coach.home import judge_home
 from grading.judgement import Report
-from grading.session import judge_file
+from grading.session import Options, given, judge_file
 from problems import ProblemError
 from sandbox.errors import MachineBusy, SandboxError
 
@@ -72,7 +72,7 @@ def reference_ms(report: Report, test: str) -> float | None:
         return float(known[key])
     times: list[float] = []
     for _ in range(RUNS):
-        judged = judge_file(problem.reference_path, problem, [path])
+        judged = judge_file(problem.reference_path, problem, Options(given([path])))
         if judged.verdict != "AC" or not judged.tests:
             return None
         times.append(judged.tests[0].time_ms or 0.0)  # AC: measured
