@@ -14,6 +14,7 @@ import numpy as np
 from grading.checker import compare
 from grading.grader import (
     RERUN_DELAY_S,
+    RERUNS,
     RESULT_HEADER_BYTES,
     Runs,
     held_back,
@@ -49,8 +50,11 @@ class InteractiveGrader:
                     result, outcome = lost(test, exc), None
                 if outcome is None or not held_back(result, outcome, limits, judged_again):
                     break
+                if len(judged_again) > RERUNS:
+                    result.undecided = True
+                    break
                 time.sleep(RERUN_DELAY_S)
-            result.judged_again = judged_again
+            result.judged_again = judged_again[:RERUNS]
             yield result
 
 

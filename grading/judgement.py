@@ -90,6 +90,7 @@ class TestResult:
     step: int | None = None  # interactive problems: the first step whose answer failed
     mismatch: Mismatch | None = None  # a WA's first mismatch as data
     judged_again: list[str] = field(default_factory=list)  # why each earlier run of it did not count
+    undecided: bool = False  # held back on every run: TLE only if a later test is TLE whatever the load
 
 
 @dataclass

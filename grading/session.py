@@ -19,7 +19,7 @@ from grading.standard import StandardGrader
 from grading.tests import Reader, TestData, select_tests
 from grading.verdict import signal_name
 from problems import Problem, ProblemError, TestCase
-from sandbox.errors import SandboxError, SandboxLost, SandboxUnavailable
+from sandbox.errors import MachineBusy, SandboxError, SandboxLost, SandboxUnavailable
 from sandbox.inside.protocol import EndedFor, Phase, ResultStatus, read_compiled, read_result
 from sandbox.outcome import COMPILE_LIMITS, Limits
 from sandbox.sandbox import Sandbox, submission_sandbox
@@ -102,15 +102,28 @@ def judge_file(path: Path, problem: Problem | None, options: Options = Options()
             limits = Limits(options.time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
             if not session.check(problem, limits, report):
                 return report
+            held: TestResult | None = None  # the first test held back on every run (docs/sandbox.md)
             for result in GRADERS[problem.kind].results(session, problem, reader, limits, options.keep_output):
                 report.tests.append(result)
                 if options.on_test is not None:
                     options.on_test(report, result)
+                if result.undecided:
+                    if options.run_all:  # every test's own verdict is asked for: this one has none
+                        raise MachineBusy(MachineBusy.MESSAGE)
+                    held = held or result
+                    continue
                 if result.verdict != Verdict.AC:
+                    if held is not None and result.verdict != Verdict.TLE:
+                        raise MachineBusy(MachineBusy.MESSAGE)  # TLE or this one's, by the held test's
+                    if held is not None:
+                        held.message += (f"; the machine was busy on every run, but test {result.name} is TLE "
+                                         "whatever the load, so the verdict is TLE either way")
                     if report.verdict == Verdict.AC:
-                        report.verdict = result.verdict
+                        report.verdict = Verdict.TLE if held is not None else result.verdict
                     if not options.run_all or result.verdict == Verdict.JE:
                         break
+            if held is not None and report.verdict == Verdict.AC:  # AC or TLE: it cannot be told here
+                raise MachineBusy(MachineBusy.MESSAGE)
         except SandboxUnavailable:
             raise
         except SandboxError as exc:

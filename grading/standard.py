@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from grading.checker import compare
-from grading.grader import RERUN_DELAY_S, RESULT_HEADER_BYTES, Runs, held_back, lost, measured, with_source
+from grading.grader import RERUN_DELAY_S, RERUNS, RESULT_HEADER_BYTES, Runs, held_back, lost, measured, with_source
 from grading.judgement import TestResult, Verdict
 from grading.result import returned_array
 from grading.tests import Reader, TestData
@@ -43,10 +43,11 @@ class StandardGrader:
             try:
                 number, outcome = sandbox.collect()
                 result = _judge_run(problem, order.in_flight[number], outcome, limits, runs.source_lines, keep_output)
-                if held_back(result, outcome, limits, tries.setdefault(number, [])):
+                held = held_back(result, outcome, limits, tries.setdefault(number, []))
+                if held and len(tries[number]) <= RERUNS:
                     order.again_later(number, time.monotonic() + RERUN_DELAY_S)
                 else:
-                    result.judged_again = tries.pop(number)
+                    result.judged_again, result.undecided = tries.pop(number)[:RERUNS], held
                     order.done(number, result)
             except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
                 runs.close()  # blamed, the others run again on a fresh fork server

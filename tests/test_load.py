@@ -177,6 +177,8 @@ def _slow_when_held_back():
 
 class Solution(_Reference):
     def {method}(self, *args):
+        if {sleeper} and len(args[0]) != 2:  # a test after the sample: asleep, TLE whatever the load
+            _time.sleep(60)
         _slow_when_held_back()
         return super().{method}(*args)
 
@@ -197,22 +199,25 @@ def _run_child(path: Path) -> int | None:
 
 @pytest.mark.parametrize(("problem", "method", "throttled"), [
     ("gqa", "grouped_query_attention", "first run"), ("gqa", "grouped_query_attention", "every run"),
-    ("gqa_decode", "__init__", "first run")])
+    ("gqa", "grouped_query_attention", "every run, then a sleeper"), ("gqa_decode", "__init__", "first run")])
 def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, throttled):
     """Under a 10% CPU quota the run waits for a CPU ~90% of its wall clock and ends at 1.25x its
     limit: its test is judged again, alone, a few seconds later (a function problem's and an
-    interactive one's). With the quota lifted after the
-    first run, the run that counts is AC and the report says why the first did not count; kept
-    on, every run is held back and the machine is too busy to judge it (exit 2, as before)."""
+    interactive one's). With the quota lifted after the first run, the run that counts is AC and
+    the report says why the first did not count. Kept on, every run is held back: the machine is
+    too busy to judge it (exit 2, as before), unless a later test is TLE whatever the load (asleep
+    here), which makes the verdict TLE either way."""
     original = ROOT / "problems" / problem
     package = tmp_path / problem
     (package / "tests").mkdir(parents=True)
     (package / "problem.toml").write_text(re.sub(r"(?m)^time_limit_ms = \d+", f"time_limit_ms = {HELD_BACK_LIMIT_MS}",
                                                  (original / "problem.toml").read_text()))
-    shutil.copy(original / "tests" / "001-sample.json", package / "tests")
+    sleeper = throttled == "every run, then a sleeper"
+    for name in ["001-sample"] + ["002-edge"] * sleeper:
+        shutil.copy(original / "tests" / f"{name}.json", package / "tests")
     path = tmp_path / "held_back.py"
     path.write_text((original / "reference.py").read_text() + SLOW_WHEN_HELD_BACK.format(
-        method=method, spend_s=1.25 * HELD_BACK_LIMIT_MS / 1000))
+        method=method, spend_s=1.25 * HELD_BACK_LIMIT_MS / 1000, sleeper=sleeper))
     throttle = _Throttle(f"judge-test-{os.getpid()}")
     proc = None
     try:
@@ -239,6 +244,14 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, t
     report = json.loads(out.splitlines()[-1])  # after a progress line per test: the report, its text too
     if throttled == "every run":
         assert (proc.returncode, report) == (2, {"error": "the machine is too busy to judge this run: rerun"}), err
+        return
+    if sleeper:
+        held, asleep = report["tests"]
+        assert (proc.returncode, report["verdict"], held["verdict"], asleep["verdict"]) == (1, "TLE", "TLE", "TLE")
+        assert len(held["judged_again"]) == 2 and asleep["message"].startswith("sleeping or blocked"), report
+        assert re.fullmatch(rf"used \d+ ms of CPU time, over the limit of {HELD_BACK_LIMIT_MS} ms; the machine was "
+                            "busy on every run, but test 002-edge is TLE whatever the load, so the verdict is TLE "
+                            "either way", held["message"]), held["message"]
         return
     if proc.returncode == 2:
         pytest.skip("the machine was too busy, besides this test's quota, to judge the run again")
