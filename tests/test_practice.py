@@ -15,6 +15,7 @@ from helpers import ROOT, judge_command, judge_env, run_judge
 from coach.hints import same_mistake
 from coach.nonfinite import MEANING
 from grading.checker import compare
+from judge import routes
 from problems import all_problems, load
 
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
@@ -63,7 +64,7 @@ def test_help_lists_every_command(home):
     assert shown.returncode == 0
     listed = shown.stdout.split("commands (python -m judge COMMAND --help for each):\n")[1].splitlines()
     commands = ["start", "run", "stress", "list", "history", "editorial", "serve", "serve --class", "class", "worker"]
-    assert [line[:17].strip() for line in listed] == commands
+    assert [line[:17].strip() for line in listed] == commands == list(routes.listed())  # one table routes them
     for command in commands:
         usage = judge(home, *command.split(), *(["DIR"] if command == "serve --class" else []), "--help").stdout
         assert usage.startswith(f"usage: python -m judge {command.removesuffix(' --class')} "), usage
