@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from grading.grader import (
     or_default,
     with_source,
 )
-from grading.judgement import TestResult, Verdict
+from grading.judgement import Mismatch, TestResult, Verdict
 from grading.result import returned_array
 from grading.tests import Reader, TestData
 from grading.verdict import classify
@@ -32,6 +32,15 @@ from sandbox.errors import SandboxLost
 from sandbox.inside.protocol import Result, ResultStatus, read_result
 from sandbox.outcome import Limits, RunOutcome
 from sandbox.sandbox import Sandbox
+
+
+@dataclass
+class _Failure:
+    """An interactive run's first wrong answer."""
+
+    step: int
+    message: str
+    detail: Mismatch | None = None
 
 
 class InteractiveGrader:
@@ -66,22 +75,22 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
     expected, rows = test.expected, test.rows
     assert rows is not None  # an interactive problem's test has its stream
     answers: list[np.ndarray] = []
-    failure: dict = {}
+    failure: list[_Failure] = []  # the first wrong step, once there is one
     errors = [0.0, 0.0]
 
     def on_step(t: int, payload: bytes) -> bool:
         reply, array = read_result(payload)
         got = returned_array(reply, array)
         if got is None:
-            failure.update(step=t, message=or_default(reply.message if reply is not None else None,
-                                               "the answer is not an array of numbers"))
+            failure.append(_Failure(t, or_default(reply.message if reply is not None else None,
+                                                  "the answer is not an array of numbers")))
             return False
         check = compare(got, expected[t], problem.abs_tol, problem.rel_tol)
         errors[0] = max(errors[0], check.max_abs_err or 0.0)
         errors[1] = max(errors[1], check.max_rel_err or 0.0)
         answers.append(got)
         if not check.ok:
-            failure.update(step=t, message=check.message, detail=check.detail)
+            failure.append(_Failure(t, check.message, check.detail))
         return check.ok
 
     answer_bytes = int(expected[0].size) * 8 + RESULT_HEADER_BYTES
@@ -96,8 +105,9 @@ def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limit
         report = Result(ResultStatus.OK)
     verdict: Verdict | None
     if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
-        result.step, result.mismatch = failure["step"], failure.get("detail")
-        verdict, message = Verdict.WA, f"step t = {failure['step']} (of 0..{len(rows) - 1}): {failure['message']}"
+        first = failure[0]
+        result.step, result.mismatch = first.step, first.detail
+        verdict, message = Verdict.WA, f"step t = {first.step} (of 0..{len(rows) - 1}): {first.message}"
     else:
         verdict, message = classify(outcome, report, limits)
     if verdict is None:

@@ -221,22 +221,22 @@ def summary_from_json(data: object) -> Summary:
     field missing or of another type reads as absent, a result that is not an object as JE."""
     if not isinstance(data, dict):
         return failed_summary(Verdict.JE, "the worker returned no result")
-    tests = data.get("tests")
+    fields = {key: data[key] for key in Summary.__annotations__ if key in data}
 
     def number(key: str) -> float | None:
-        value = data.get(key)
+        value = fields.get(key)
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
     def string(key: str) -> str:
-        value = data.get(key)
+        value = fields.get(key)
         return value if isinstance(value, str) else ""
 
-    attempts = data.get("attempts")
-    return Summary(verdict=str(data.get("verdict")), message=string("message"), traceback=string("traceback"),
-                   tests=tests if isinstance(tests, list) else [], passed=_int(data.get("passed")),
-                   total=_int(data.get("total")), cpu_ms=number("cpu_ms"), memory_mb=number("memory_mb"),
-                   attempts=attempts if type(attempts) is int and attempts > 0 else 1)
+    def count(key: str, default: int) -> int:
+        value = fields.get(key)
+        return value if type(value) is int and value >= 0 else default
 
-
-def _int(value: object) -> int:
-    return value if type(value) is int else 0
+    tests = fields.get("tests")
+    return Summary(verdict=str(fields.get("verdict")), message=string("message"), traceback=string("traceback"),
+                   tests=tests if isinstance(tests, list) else [], passed=count("passed", 0),
+                   total=count("total", 0), cpu_ms=number("cpu_ms"), memory_mb=number("memory_mb"),
+                   attempts=max(1, count("attempts", 1)))

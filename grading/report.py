@@ -163,18 +163,18 @@ def _python() -> str:
     return str(exe.relative_to(here)) if exe.is_relative_to(here) else str(exe)
 
 
-def problem_arg(problem) -> str:
+def problem_arg(problem: Problem) -> str:
     """How to name the problem on a command line: its slug when it is one of ours, else its folder."""
     from problems.package import ROOT
 
     return problem.slug if problem.root.parent == ROOT else str(problem.root)
 
 
-def _with_derived(report: Report, sizes: dict) -> dict:
+def _with_derived(report: Report, sizes: dict[str, int]) -> dict[str, int]:
     return _with_derived_of(report.problem, sizes)
 
 
-def _with_derived_of(problem, sizes: dict) -> dict:
+def _with_derived_of(problem: Problem | None, sizes: dict[str, int]) -> dict[str, int]:
     if problem is None:
         return sizes
     try:
@@ -192,7 +192,7 @@ def _shorten(text: str, total_lines: int | None = None) -> str:
     return cut
 
 
-def _time(t: TestResult, problem) -> str:
+def _time(t: TestResult, problem: Problem | None) -> str:
     """A test's CPU time; a TLE's over the limit is never rounded down onto it (1000.4 ms, not 1000)."""
     if t.verdict == Verdict.TLE and problem is not None and t.time_ms is not None and t.time_ms > problem.time_limit_ms:
         shown = over(t.time_ms, problem.time_limit_ms)
@@ -200,7 +200,7 @@ def _time(t: TestResult, problem) -> str:
     return _ms(t.time_ms)
 
 
-def _memory(t: TestResult, problem) -> str:
+def _memory(t: TestResult, problem: Problem | None) -> str:
     """A test's peak memory; an MLE's over the limit is never rounded down onto it."""
     limit = problem.memory_limit_mb if problem is not None else None
     if t.verdict == Verdict.MLE and limit is not None and t.memory_mb is not None and t.memory_mb > limit:

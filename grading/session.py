@@ -152,7 +152,7 @@ class Session:
     def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         sandbox = self.sandbox
         if sandbox is not None and sandbox is self.kept:
             self.sandbox = None

@@ -59,7 +59,7 @@ class InOrder:
     """Runs that may end in any order, reported in test order: which tests are in flight, which
     are finished and waiting for an earlier one, and which must run again."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.in_flight: dict[int, TestData] = {}
         self._again: list[tuple[int, TestData]] = []  # to run again on a fresh fork server
         self._later: list[tuple[float, int, TestData]] = []  # to judge again, alone, not before a time

@@ -11,7 +11,7 @@ import pytest
 from coach.hints import Hint
 from coach.speed import Speed
 from grading import report as render
-from grading.judgement import Report, TestResult, Verdict
+from grading.judgement import Report, TestResult, Verdict, summary_from_json, summary_of
 from problems import load
 
 FIXTURES = Path(__file__).parent / "fixtures" / "report_json"
@@ -74,3 +74,21 @@ def _write_fixtures() -> None:  # run by hand when the JSON changes on purpose, 
 
 if __name__ == "__main__":
     _write_fixtures()
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (None, {"verdict": "JE", "message": "the worker returned no result", "traceback": "", "tests": [], "passed": 0,
+            "total": 0, "cpu_ms": None, "memory_mb": None, "attempts": 1}),
+    ({"verdict": "AC", "message": 3, "tests": {"a": 1}, "passed": "2", "total": True, "cpu_ms": 12, "memory_mb": "x",
+      "attempts": 0}, {"verdict": "AC", "message": "", "traceback": "", "tests": [], "passed": 0, "total": 0,
+                       "cpu_ms": 12.0, "memory_mb": None, "attempts": 1}),
+])
+def test_a_worker_s_result_is_read_as_a_summary_without_raising(data, expected):
+    assert summary_from_json(data) == expected
+
+
+def test_a_report_s_summary_reads_back_unchanged():
+    report = _reports()["judged_again"]
+    summary = summary_of(report, 2000)
+    assert summary_from_json(json.loads(json.dumps(summary))) == summary
+    assert summary["tests"][0]["judged_again"] == report.tests[0].judged_again and summary["cpu_ms"] == 1500.0
