@@ -42,9 +42,9 @@ endif
 start: compiled
 	@$(PY) -m judge start $(or $(PROBLEM),$(error give PROBLEM=<slug or id>, e.g. PROBLEM=gqa; make problems lists them))
 
-## make problems: every problem with your status, attempts, best time and last verdict.
+## make problems [TAG=efficiency]: every problem (or those with the tag), easiest first, with its tags, your status, attempts, best time and last verdict.
 problems: compiled
-	@$(PY) -m judge list
+	@$(PY) -m judge list $(if $(TAG),--tag $(TAG))
 
 ## make history [PROBLEM=gqa]: your judgings, oldest first.
 history: compiled
@@ -76,11 +76,11 @@ verify: compiled
 serve: compiled
 	@$(PY) -m judge serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST))
 
-## make serve-class CLASS=DIR [PORT=8000] [HOST=127.0.0.1] [QUEUE=redis://host:6379/0]: a class's
-## server (accounts: python -m judge class add-users DIR users.csv; docs/classroom.md).
+## make serve-class CLASS=DIR [PORT=8000] [HOST=127.0.0.1] [QUEUE_FILE=file holding redis://...]: a
+## class's server (accounts: python -m judge class add-users DIR users.csv; docs/classroom.md).
 serve-class: compiled
 	@$(PY) -m judge serve --class $(or $(CLASS),$(error give CLASS=<the class folder>)) $(if $(PORT),--port $(PORT)) \
-		$(if $(HOST),--host $(HOST)) $(if $(QUEUE),--queue $(QUEUE))
+		$(if $(HOST),--host $(HOST)) $(if $(QUEUE_FILE),--queue-file $(QUEUE_FILE)) $(if $(QUEUE),--queue $(QUEUE))
 
 ## make bench: judge overhead against the floor (and a class's warm worker), side by side; then a
 ## class's mixed load: judgings per minute per core, latency p50/p95.

@@ -6,7 +6,10 @@ it must come from this server's Origin and carry the session's CSRF token (a for
 x-csrf-token header), as on the single-user page; a Bearer token is no ambient credential and
 needs neither. A student sees only their own submissions (another's answers 404, as one that
 does not exist); an admin sees all and may rejudge. Every page is escaped by Jinja2 and served
-with a Content-Security-Policy that allows no inline script.
+with a Content-Security-Policy that allows no inline script, and `Cache-Control: no-store`
+(everything but the static files carries code, results or a CSRF token). Before any routing the
+Host must name this server (web/access.py's allow-list, plus the names the class allows), else 421.
+Sign-ins are throttled (throttle.py); every malformed request is a 4xx with {"error"}.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import contextlib
 import datetime as dt
 import hmac
 import json
+import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from functools import partial
@@ -33,11 +38,15 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
-from classroom.store import Job, Store, User
+from classroom.store import PAGE, Job, Store, User
+from classroom.throttle import ACCOUNT_FREE, Throttle
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
-from problems import Problem
+from problems import Problem, all_problems
 from web import statement
+from web.access import allowed_hosts, error
+
+log = logging.getLogger("classroom")
 
 HERE = Path(__file__).resolve().parent
 WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's KaTeX and CodeMirror, read-only
@@ -45,6 +54,7 @@ COOKIE = "class_session"
 CSRF_HEADER = "x-csrf-token"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
+ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
@@ -56,9 +66,26 @@ class Judges(Protocol):
 
 
 class Refused(Exception):
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
         super().__init__(message)
-        self.status = status
+        self.status, self.headers = status, headers
+
+
+def text(value: str, what: str) -> str:
+    """The value, refused (400) when it cannot be stored as UTF-8 (a lone surrogate from JSON's \\ud800)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, f"{what} is not valid text (a lone surrogate)") from None
+    return value
+
+
+def parsed(body: bytes, what: str):
+    """The JSON of a body; 400 for what is not JSON or is nested too deep for Python's parser."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise Refused(400, f"send JSON: {what}") from None
 
 
 class Caller:
@@ -68,21 +95,31 @@ class Caller:
         self.user, self.csrf, self.session = user, csrf, session
 
 
-def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]], Judges]) -> Starlette:
+def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]], Judges], host: str = "127.0.0.1",
+               port: int = 8000, names: Iterable[str] = ()) -> Starlette:
+    """The server for the class in `folder`; `host`, `port` and `names` (more host names, such as
+    the class's domain behind a proxy) are what it answers for."""
     folder = folder.resolve()
     store = Store(folder)
-    config_cache: dict[str, tuple[float, ClassConfig]] = {}
-    problems = class_problems(load_config(folder))
-    judges = judges_factory(store, problems)
+    throttle = Throttle()
+    config_cache: dict[str, tuple[tuple, ClassConfig]] = {}
+    problems_cache: dict[str, tuple[ClassConfig, dict[str, Problem]]] = {}
+    load_config(folder)  # a bad class.toml stops the start
+    known = {p.slug: p for p in all_problems()}  # any problem class.toml may add later
+    judges = judges_factory(store, known)
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
-
-    pages.filters["figure"] = partial(figure, problems)
+    pages.filters["figure"] = partial(figure, known)
 
     def config() -> ClassConfig:
-        """class.toml, read again when it changed (an admin reveals a frozen board by editing it)."""
+        """class.toml, read again when it changed (an admin reveals a frozen board, or changes the
+        problems, by editing it)."""
         path = folder / "class.toml"
-        stamp = path.stat().st_mtime if path.exists() else 0.0
+        try:
+            found = path.stat()
+            stamp: tuple = (found.st_mtime_ns, found.st_size, found.st_ino)
+        except FileNotFoundError:
+            stamp = ()
         kept = config_cache.get("config")
         if kept is None or kept[0] != stamp:
             try:
@@ -91,6 +128,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                 if kept is None:
                     raise
             config_cache["config"] = kept
+        return kept[1]
+
+    def class_problems_now() -> dict[str, Problem]:
+        settings = config()
+        kept = problems_cache.get("problems")
+        if kept is None or kept[0] is not settings:
+            kept = problems_cache["problems"] = (settings, class_problems(settings))
         return kept[1]
 
     # -- who is asking ---------------------------------------------------------------------------
@@ -146,18 +190,42 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                 return await handler(request, caller)
             except Refused as exc:
                 if page:
-                    return render("error.html", None, status=exc.status, message=str(exc))
-                return JSONResponse({"error": str(exc)}, status_code=exc.status)
+                    return render("error.html", None, status=exc.status, message=str(exc), headers=exc.headers)
+                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
         return run
 
-    def render(name: str, caller: Caller | None, status: int = 200, **context) -> HTMLResponse:
+    def render(name: str, caller: Caller | None, status: int = 200, headers: dict[str, str] | None = None,
+               **context) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(
             me=caller.user if caller else None, csrf=caller.csrf if caller else "", config=config(), **context),
-            status_code=status)
+            status_code=status, headers=headers)
+
+    async def sign_in(request: Request, login: str, password: str) -> User:
+        """The user whose password this is, or Refused: 429 while the throttle says wait, else 401."""
+        text(login, "the name")
+        text(password, "the password")
+        address = request.client.host if request.client else ""
+        row = store.user_row(login) if login else None
+        account = f"user {row['id']}" if row else login  # a name and an email of one user: one count
+        wait = throttle.begin(account, address)
+        if wait > 0:
+            seconds = max(1, round(wait + 0.49))
+            raise Refused(429, f"too many failed sign-ins: try again in {seconds} s", {"Retry-After": str(seconds)})
+        checked: bool | None = None  # None: the check never ended (the client left): nothing counted
+        try:
+            user = await asyncio.to_thread(_sign_in, store, login, password)
+            checked = user is not None
+        finally:
+            if throttle.end(account, address, checked):
+                log.warning("sign-in: %d failures in a row for %r (last from %s): its tries now wait",
+                            ACCOUNT_FREE, login[:60], address)
+        if user is None:
+            raise Refused(401, "wrong name or password")
+        return user
 
     # -- the submissions' rules ------------------------------------------------------------------
     def problem_of(slug: str) -> Problem:
-        found = problems.get(slug)
+        found = class_problems_now().get(slug)
         if found is None:
             raise Refused(404, f"no problem {slug!r} in this class")
         return found
@@ -171,6 +239,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         size = len(code.encode("utf-8", errors="surrogatepass"))
         if size > MAX_SOURCE_BYTES:
             raise Refused(413, f"the source is {size} bytes, over the judge's limit of {MAX_SOURCE_BYTES}")
+        text(code, "the code")
         user, now = caller.user, time.time()
         settings = config()
         if not user.admin:
@@ -179,6 +248,14 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                 raise Refused(403, closed)
             if store.recent(user.id, now - 60) >= settings.submissions_per_minute:
                 raise Refused(429, f"at most {settings.submissions_per_minute} submissions a minute: wait a moment")
+            stored = store.stored_bytes(user.id)
+            if stored + size > settings.store_quota_mib << 20:
+                raise Refused(413, f"your stored code would be {stored + size} bytes, over the quota of "
+                                   f"{settings.store_quota_mib} MiB per student: ask the class's admin")
+            hourly = store.stored_bytes(user.id, now - 3600)
+            if hourly + size > settings.store_mib_per_hour << 20:
+                raise Refused(429, f"at most {settings.store_mib_per_hour} MiB of code an hour per student "
+                                   f"({hourly} bytes in the last hour): wait a while")
         if store.pending(user.id, problem.slug):
             raise Refused(429, f"your last submission of {problem.slug} is still being judged: wait for its verdict")
         job = store.add_submission(user.id, problem.slug, code, now)
@@ -186,12 +263,17 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return job.submission
 
     def visible(caller: Caller, submission_id: str) -> dict:
-        row = store.submission(int(submission_id)) if submission_id.isdigit() else None
+        row = store.submission(int(submission_id)) if ID.fullmatch(submission_id) else None
         if row is None or (row["user_id"] != caller.user.id and not caller.user.admin):
             raise Refused(404, f"no submission {submission_id}")  # another's: as if it did not exist
         return _public(row, with_code=True)
 
     def listing(caller: Caller, params) -> list[dict]:
+        """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
+        before_text = params.get("before") or None
+        if before_text is not None and not ID.fullmatch(before_text):
+            raise Refused(400, f"before={before_text!r}: a submission id")
+        before = int(before_text) if before_text is not None else None
         user_id: int | None = caller.user.id
         if caller.user.admin:
             name = params.get("user") or None
@@ -204,10 +286,16 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         verdict = params.get("verdict") or None
         status = params.get("status") or None
         problem = params.get("problem") or None
-        return [_public(r) for r in store.submissions(user_id, problem, verdict, status)]
+        return [_public(r) for r in store.submissions(user_id, problem, verdict, status, before=before)]
 
     def problem_rows(caller: Caller) -> list[dict]:
+        """Each problem's statistics; a student during a freeze sees them as of the freeze's start
+        (as the scoreboard), their own standing live."""
+        problems = class_problems_now()
         rows: Iterable[Mapping] = store.all_for_standings()  # type: ignore[assignment]  # Rows map
+        freeze = None if caller.user.admin else config().freeze_at()
+        if freeze is not None and time.time() >= freeze:
+            rows = [r for r in rows if r["created"] < freeze]
         stats = standings.problem_stats(rows, problems)
         mine: dict[str, str] = {}
         for row in store.submissions(caller.user.id, limit=100000):
@@ -224,8 +312,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         freeze = None if caller.user.admin else settings.freeze_at()
         frozen = freeze is not None and time.time() >= freeze
         submitted: Iterable[Mapping] = store.all_for_standings()  # type: ignore[assignment]  # Rows map
-        rows = standings.scoreboard(submitted, list(problems), settings.start, settings.end, freeze if frozen else None)
-        return {"title": settings.title, "problems": list(problems), "frozen": frozen, "rows": rows,
+        slugs = list(class_problems_now())
+        rows = standings.scoreboard(submitted, slugs, settings.start, settings.end, freeze if frozen else None)
+        return {"title": settings.title, "problems": slugs, "frozen": frozen, "rows": rows,
                 "start": settings.start, "end": settings.end}
 
     def rejudge(ids: list[int]) -> list[int]:
@@ -236,17 +325,18 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     # -- API -------------------------------------------------------------------------------------
     async def api_signin(request: Request) -> Response:
-        if request.headers.get("origin") is not None:
-            check_origin(request)
         try:
-            given = json.loads(await _body(request))
-            login, password = given["login"], given["password"]
-            assert isinstance(login, str) and isinstance(password, str)
-        except (ValueError, KeyError, TypeError, AssertionError):
-            return JSONResponse({"error": 'send {"login": name or email, "password": ...}'}, status_code=400)
-        user = await asyncio.to_thread(_sign_in, store, login, password)
-        if user is None:
-            return JSONResponse({"error": "wrong name or password"}, status_code=401)
+            if request.headers.get("origin") is not None:
+                check_origin(request)
+            wanted = '{"login": name or email, "password": ...}'
+            given = parsed(await _body(request), wanted)
+            login = given.get("login") if isinstance(given, dict) else None
+            password = given.get("password") if isinstance(given, dict) else None
+            if not isinstance(login, str) or not isinstance(password, str):
+                raise Refused(400, f"send {wanted}")
+            user = await sign_in(request, login, password)
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
         session, csrf = store.new_session(user.id)
         response = JSONResponse({"user": user.name, "role": user.role, "csrf": csrf})
         _set_cookie(response, session, request)
@@ -263,10 +353,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return JSONResponse(problem_rows(caller))
 
     async def api_submit(request: Request, caller: Caller) -> Response:
-        try:
-            given = json.loads(await _body(request))
-        except ValueError:
-            raise Refused(400, 'send JSON: {"problem": slug, "code": text}') from None
+        given = parsed(await _body(request), '{"problem": slug, "code": text}')
         if not isinstance(given, dict):
             raise Refused(400, 'send JSON: {"problem": slug, "code": text}')
         return JSONResponse({"id": create(caller, given.get("problem"), given.get("code"))}, status_code=201)
@@ -275,7 +362,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return JSONResponse(visible(caller, request.path_params["id"]))
 
     async def api_submissions(request: Request, caller: Caller) -> Response:
-        return JSONResponse(listing(caller, request.query_params))
+        rows = listing(caller, request.query_params)
+        headers = {}
+        if len(rows) == PAGE:  # a full page: the next one is named (RFC 8288)
+            query = urlencode([*((k, v) for k, v in request.query_params.multi_items() if k != "before"),
+                               ("before", str(rows[-1]["id"]))])
+            headers["Link"] = f'</api/submissions?{query}>; rel="next"'
+        return JSONResponse(rows, headers=headers)
 
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
@@ -296,11 +389,12 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
             check_origin(request)
         except Refused as exc:
             return render("signin.html", None, status=exc.status, error=str(exc), next="/")
-        form = await form_of(request)
-        user = await asyncio.to_thread(_sign_in, store, form.get("login", ""), form.get("password", ""))
-        if user is None:
-            return render("signin.html", None, status=401, error="wrong name or password",
-                          next=_next(form.get("next")))
+        try:
+            form = await form_of(request)
+            user = await sign_in(request, form.get("login", ""), form.get("password", ""))
+        except Refused as exc:
+            return render("signin.html", None, status=exc.status, error=str(exc), headers=exc.headers,
+                          next=_next((request.state.form if hasattr(request.state, "form") else {}).get("next")))
         session, _ = store.new_session(user.id)
         response = RedirectResponse(_next(form.get("next")), status_code=303)
         _set_cookie(response, session, request)
@@ -330,7 +424,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     async def submissions_page(request: Request, caller: Caller) -> Response:
         params = request.query_params
-        return render("submissions.html", caller, rows=listing(caller, params), problems=list(problems),
+        return render("submissions.html", caller, rows=listing(caller, params), problems=list(class_problems_now()),
                       verdicts=VERDICTS, statuses=["queued", "judging", "done"], chosen=dict(params))
 
     async def submission_page(request: Request, caller: Caller) -> Response:
@@ -355,7 +449,10 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         if len(new) < 10:
             raise Refused(400, "choose a password of 10 characters or more")
         store.set_password(caller.user.id, await asyncio.to_thread(hash_password, new))
-        return render("account.html", caller, token=None, message="password changed")
+        ended = store.end_other_sessions(caller.user.id, caller.session)
+        token = store.new_token(caller.user.id)  # whoever held the old password may hold the token too
+        return render("account.html", caller, token=token,
+                      message=f"password changed: {ended} other session(s) signed out, the API token replaced")
 
     async def rejudge_one_page(request: Request, caller: Caller) -> Response:
         visible(caller, request.path_params["id"])
@@ -406,31 +503,67 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store, app.state.judges = store, judges
-    return _Headers(app)  # type: ignore[return-value]  # an ASGI app like Starlette's
+    fixed = allowed_hosts(host, port) | host_names(names, port)
+
+    def hosts() -> set[str]:
+        return fixed | host_names(config().hosts, port)
+
+    return _Guard(app, hosts)  # type: ignore[return-value]  # an ASGI app like Starlette's
 
 
-class _Headers:
-    """Every response says: no inline script, no framing, no sniffing, no referrer to other sites."""
+def host_names(names: Iterable[str], port: int) -> set[str]:
+    """The Host headers that name this server by a name the class gave: NAME:PORT as given, or a
+    bare NAME with this server's port or none (a proxy on 80 or 443 sends none)."""
+    out = set()
+    for name in names:
+        name = name.strip().lower()
+        if not name:
+            continue
+        if name.rpartition(":")[2].isdigit() and not name.endswith("]"):
+            out.add(name)
+        else:
+            out |= {name, f"{name}:{port}"}
+    return out
+
+
+class _Guard:
+    """Before any routing, the Host must name this server (else 421: a DNS-rebinding page learns
+    nothing); every response says: no inline script, no framing, no sniffing, no referrer to other
+    sites, and, but for the static files, no caching."""
 
     HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
                (b"referrer-policy", b"same-origin"), (b"x-frame-options", b"DENY")]
+    NO_STORE = (b"cache-control", b"no-store")
 
-    def __init__(self, app: Starlette):
-        self.app = app
+    def __init__(self, app: Starlette, hosts: Callable[[], set[str]]):
+        self.app, self.hosts = app, hosts
         self.state = app.state
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        extra = [*self.HEADERS, *([] if path.startswith(("/static/", "/vendor/")) else [self.NO_STORE])]
+
         async def with_headers(message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message["headers"] = [*kept, *extra]
             await send(message)
+
+        host = Request(scope).headers.get("host", "").lower()
+        if host not in self.hosts():
+            await error(path, 421, f"this server does not answer for the host {host!r} (class.toml's hosts, "
+                        "or serve --allow-host, names more)")(scope, receive, with_headers)
+            return
         await self.app(scope, receive, with_headers)
 
 
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past MAX_BODY before it is all read."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+    if declared is not None and ID.fullmatch(declared) and int(declared) > MAX_BODY:
         raise Refused(413, f"the request is {declared} bytes, over {MAX_BODY}")
     body = b""
     async for chunk in request.stream():

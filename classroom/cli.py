@@ -1,10 +1,13 @@
 """The class's commands, dispatched by `python -m judge` (judge/__main__.py):
 
-    python -m judge serve --class DIR [--queue redis://HOST:PORT/N] [--host H] [--port P]
-    python -m judge worker --queue redis://HOST:PORT/N [--threads N]
+    python -m judge serve --class DIR [--queue-file FILE] [--host H] [--port P] [--allow-host NAME]
+    python -m judge worker --queue-file FILE [--threads N]
     python -m judge class add-users DIR users.csv
     python -m judge class token DIR NAME
 
+The queue's URL may carry Redis's password: it is read from a file (--queue-file) or the
+JUDGE_QUEUE environment variable, which `ps` does not show; --queue URL still works, with a
+warning when the URL has a password. Every line printed shows the URL with the password masked.
 An error a user can cause is one line on stderr and exit status 2.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -24,23 +28,60 @@ class UsageError(Exception):
 
 
 def _class_dir(value: str, create: bool = False) -> Path:
+    """The class's folder (made 0700, its store 0600: a line for each narrowed one)."""
+    from classroom.store import private_files
+
     folder = Path(value)
     if create:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder (the class's folder: its store and class.toml)")
+    for line in private_files(folder.resolve()):
+        print(f"note: {line}", file=sys.stderr)
     return folder.resolve()
+
+
+def _queue_url(args) -> str | None:
+    """The queue's URL: --queue-file, then --queue (warned about when it has a password), then
+    $JUDGE_QUEUE; None when none is given."""
+    from classroom.secret import has_password
+
+    if args.queue_file is not None:
+        try:
+            url = args.queue_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--queue-file {args.queue_file}: {getattr(exc, 'strerror', None) or exc}") from None
+        if not url:
+            raise UsageError(f"--queue-file {args.queue_file}: the file is empty (put redis://... in it)")
+        return url
+    if args.queue:
+        if has_password(args.queue):
+            print("warning: --queue puts Redis's password where other users of this machine see it (ps): "
+                  "prefer --queue-file FILE or the JUDGE_QUEUE environment variable", file=sys.stderr)
+        return args.queue
+    return os.environ.get("JUDGE_QUEUE") or None
+
+
+def _queue_options(parser: argparse.ArgumentParser, required: bool) -> None:
+    parser.add_argument("--queue-file", type=Path, help="a file holding the queue's URL, redis://[:PASSWORD@]HOST:"
+                        "PORT/N (or set JUDGE_QUEUE)" + ("" if required else "; default: judge in this process"))
+    parser.add_argument("--queue", help="the queue's URL on the command line (ps shows it: prefer --queue-file)")
 
 
 def serve(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m judge serve",
                                      description="Serve a class or a contest: accounts, submissions, scoreboard.")
     parser.add_argument("--class", dest="folder", required=True, help="the class's folder (created if missing)")
-    parser.add_argument("--queue", help="redis://HOST:PORT/N: judge on workers that read this queue (python -m judge "
-                        "worker); default: in this process, one worker per core")
+    _queue_options(parser, required=False)
     parser.add_argument("--workers", type=int, default=cores(), help="in-process workers (default: one per core)")
     parser.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (0.0.0.0 for a class on a network)")
     parser.add_argument("--port", type=int, default=8000, help="default: 8000")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers for besides localhost and --host (the class's domain "
+                        "behind a proxy; repeatable; class.toml's hosts adds more)")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                        help="trust X-Forwarded-For from these proxy addresses (the sign-in throttle then counts "
+                        "the real client); default: trust none")
     args = parser.parse_args(argv)
     try:
         import uvicorn
@@ -55,7 +96,8 @@ def serve(argv: list[str]) -> int:
         problems_ok = class_problems(load_config(folder))
         if not problems_ok:
             raise UsageError("no problem to serve")
-        factory = _judges(args, folder)
+        queue_url = _queue_url(args)
+        factory = _judges(queue_url, args, folder)
     except (UsageError, ConfigError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -63,27 +105,32 @@ def serve(argv: list[str]) -> int:
     if unbound is not None:
         print(f"error: {unbound}", file=sys.stderr)
         return 2
+    from classroom.secret import masked
+
     shown = url_host(args.host)
-    print(f"class {folder} on http://{shown}:{args.port}/ ({'queue ' + args.queue if args.queue else 'judging here'})",
-          flush=True)
+    judged = f"queue {masked(queue_url)}" if queue_url else "judging here"
+    print(f"class {folder} on http://{shown}:{args.port}/ ({judged})", flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips} if args.forwarded_allow_ips \
+        else {"proxy_headers": False}
     try:
-        uvicorn.run(create_app(folder, factory), host=args.host, port=args.port, log_level="warning")
+        app = create_app(folder, factory, host=args.host, port=args.port, names=args.allow_host)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **proxy)
     except KeyboardInterrupt:
         pass
     return 0
 
 
-def _judges(args, folder: Path):
+def _judges(queue_url: str | None, args, folder: Path):
     """How submissions get judged: in this process, or on the queue."""
-    if args.queue:
+    if queue_url:
         try:
             from classroom.remote import QueueError, RemoteJudges, connect
         except ImportError as exc:
             raise UsageError(f"the queue needs {exc.name}: run make judge, which installs it") from None
 
         try:
-            queue = connect(args.queue)
+            queue = connect(queue_url)
         except QueueError as exc:
             raise UsageError(str(exc)) from None
         return lambda store, problems: RemoteJudges(store, problems, queue)
@@ -97,7 +144,7 @@ def _judges(args, folder: Path):
 def worker(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m judge worker",
                                      description="Judge a class's submissions from its queue, on this machine.")
-    parser.add_argument("--queue", required=True, help="redis://HOST:PORT/N, as the server's --queue")
+    _queue_options(parser, required=True)
     parser.add_argument("--threads", type=int, default=cores(), help="judgings at once (default: one per core)")
     parser.add_argument("--heartbeat-timeout", type=float, default=15.0,
                         help="seconds without a word from a worker before its judgings go to another (default 15)")
@@ -112,9 +159,12 @@ def worker(argv: list[str]) -> int:
         return 2
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        queue = connect(args.queue, heartbeat_ms=int(args.heartbeat_timeout * 1000))
+        url = _queue_url(args)
+        if url is None:
+            raise UsageError("give the queue: --queue-file FILE, or the JUDGE_QUEUE environment variable")
+        queue = connect(url, heartbeat_ms=int(args.heartbeat_timeout * 1000))
         return run_worker(queue, args.threads)
-    except QueueError as exc:
+    except (QueueError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
@@ -147,7 +197,7 @@ def manage(argv: list[str]) -> int:
             if row is None:
                 raise UsageError(f"no user {args.name!r} in {args.folder}")
             print(store.new_token(row["id"]))
-    except (UsageError, AccountError) as exc:
+    except (UsageError, AccountError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

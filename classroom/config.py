@@ -8,11 +8,15 @@
     reveal = false                    # true: the frozen results shown (after the contest)
     problems = ["gqa", "mha"]         # default: every problem
     submissions_per_minute = 6        # per user
+    hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
+    store_quota_mib = 64              # code stored per student, in all (413 beyond)
+    store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +24,9 @@ from pathlib import Path
 from problems import Problem, all_problems
 
 CONFIG_NAME = "class.toml"
-KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute"}
+HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
+KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute", "hosts",
+        "store_quota_mib", "store_mib_per_hour"}
 
 
 class ConfigError(Exception):
@@ -37,6 +43,9 @@ class ClassConfig:
     reveal: bool = False
     problems: list[str] = field(default_factory=list)
     submissions_per_minute: int = 6
+    hosts: list[str] = field(default_factory=list)
+    store_quota_mib: int = 64
+    store_mib_per_hour: int = 16
 
     @property
     def scoreboard(self) -> bool:
@@ -86,7 +95,7 @@ def load_config(folder: Path) -> ClassConfig:
     config.end = _time("end", data["end"]) if "end" in data else None
     if config.start is not None and config.end is not None and config.end <= config.start:
         raise ConfigError(f"{path}: end is not after start")
-    for key in ("freeze_minutes", "submissions_per_minute"):
+    for key in ("freeze_minutes", "submissions_per_minute", "store_quota_mib", "store_mib_per_hour"):
         if key in data:
             if type(data[key]) is not int or data[key] < 0:
                 raise ConfigError(f"{path}: {key} = {data[key]!r}: a whole number >= 0")
@@ -102,6 +111,10 @@ def load_config(folder: Path) -> ClassConfig:
         if name not in known:
             raise ConfigError(f"{path}: no problem {name!r} (known: {', '.join(sorted(known))})")
     config.problems = names
+    hosts = data.get("hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) and HOST.fullmatch(h) for h in hosts):
+        raise ConfigError(f"{path}: hosts: a list of host names (such as \"class.example.edu\" or \"x.org:8443\")")
+    config.hosts = hosts
     return config
 
 

@@ -36,6 +36,7 @@ from dramatiq.results.backends.redis import RedisBackend
 
 from classroom.fair import FairQueue
 from classroom.judging import WarmJudge, internal
+from classroom.secret import masked
 from classroom.store import Job, Store
 from problems import Problem, all_problems
 
@@ -69,12 +70,12 @@ class Queue:
 def connect(url: str, heartbeat_ms: int = 15000) -> Queue:
     """Dramatiq's Redis broker and results backend on `url`; QueueError when it cannot be reached."""
     if urlparse(url).scheme not in ("redis", "rediss", "unix"):
-        raise QueueError(f"--queue {url!r}: expected redis://HOST:PORT/N")
+        raise QueueError(f"the queue {masked(url)!r}: expected redis://[:PASSWORD@]HOST:PORT/N")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_keepalive=True, health_check_interval=5)
         client.ping()
     except (redis.RedisError, ValueError) as exc:
-        raise QueueError(f"cannot reach the queue at {url}: {exc}") from None
+        raise QueueError(f"cannot reach the queue at {masked(url)}: {exc}") from None
     backend = _DurableBackend(client=client, namespace=f"{NAMESPACE}-results")
     broker = RedisBroker(client=client, namespace=NAMESPACE, heartbeat_timeout=heartbeat_ms,
                          maintenance_chance=MAINTENANCE_CHANCE,
@@ -147,7 +148,46 @@ def _until_up(command) -> Any:
             time.sleep(1)
 
 
+class QueueNoise(logging.Filter):
+    """Dramatiq's consumer logs a CRITICAL line every 3 s while Redis is down: folded into one
+    warning when it goes down; `back()` says once that it is up again."""
+
+    NOISE = ("Consumer encountered a connection error", "Restarting consumer", "due to a connection error")
+
+    def __init__(self, url: str):
+        super().__init__()
+        self.url, self.down = masked(url), False
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith("dramatiq") or not any(n in str(record.msg) for n in self.NOISE):
+            return True
+        with self._lock:
+            if self.down:
+                return False
+            self.down = True
+        record.name, record.levelno, record.levelname = "classroom", logging.WARNING, "WARNING"
+        reason = _reason(record)
+        record.msg, record.args = f"the queue at {self.url} is down ({reason}): retrying, quiet until it is back", ()
+        record.exc_info = record.exc_text = None
+        return True
+
+    def back(self) -> None:
+        with self._lock:
+            was, self.down = self.down, False
+        if was:
+            log.warning("the queue at %s is back", self.url)
+
+
+def _reason(record: logging.LogRecord) -> str:
+    errors = [a for a in (record.args if isinstance(record.args, tuple) else ()) if isinstance(a, BaseException)]
+    return str(errors[0]).splitlines()[0][:200] if errors else "connection error"
+
+
 def run_worker(queue: Queue, threads: int) -> int:
+    noise = QueueNoise(queue.url)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(noise)
     worker = dramatiq.Worker(queue.broker, queues={QUEUE}, worker_threads=threads, worker_timeout=IDLE_POLL_MS)
     worker.queue_prefetch = threads  # hold no more than it judges: the rest wait in the fair order
     name = f"{NAMESPACE}:worker:{uuid.uuid4().hex}"
@@ -157,14 +197,15 @@ def run_worker(queue: Queue, threads: int) -> int:
         while not stop.is_set():
             try:
                 queue.client.set(name, threads, ex=WORKER_KEY_TTL_S)
+                noise.back()
             except DOWN:
                 pass
-            stop.wait(10)
+            stop.wait(1 if noise.down else 10)
 
     worker.start()
     announcer = threading.Thread(target=announce, daemon=True)
     announcer.start()
-    print(f"worker {os.getpid()}: judging from {queue.url} with {threads} thread(s)", flush=True)
+    print(f"worker {os.getpid()}: judging from {masked(queue.url)} with {threads} thread(s)", flush=True)
     try:
         while True:
             time.sleep(1)
@@ -230,11 +271,11 @@ class RemoteJudges:
                 self._collect()
                 self._fill()
                 if down:
-                    log.warning("the queue at %s is back", self.queue.url)
+                    log.warning("the queue at %s is back", masked(self.queue.url))
                 down = False
             except DOWN as exc:
                 if not down:
-                    log.warning("the queue at %s is down (%s): retrying", self.queue.url, exc)
+                    log.warning("the queue at %s is down (%s): retrying", masked(self.queue.url), exc)
                 down = True
                 self._stop.wait(1)
             self._wake.wait(POLL_S)

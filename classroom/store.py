@@ -6,8 +6,10 @@ verdict and per-test results. A result is written once per judging round: a late
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 from dataclasses import dataclass
@@ -18,6 +20,8 @@ from grading.judgement import summary_from_json
 
 DB_NAME = "class.sqlite"
 SESSION_DAYS = 14
+PAGE = 500  # submissions in a listing's page (GET /api/submissions?before=<id> for the next)
+FOLDER_MODE, FILE_MODE = 0o700, 0o600  # code, emails and password hashes: for the class's owner only
 STATUSES = ("queued", "judging", "done")
 
 SCHEMA = """
@@ -66,9 +70,31 @@ class Job:
     code: str
 
 
+def private_files(folder: Path) -> list[str]:
+    """The class folder made 0700 and its store's files 0600 (created so, narrowed when wider);
+    a line for each narrowed one, for the command to print."""
+    said = []
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    if mode & 0o077:
+        folder.chmod(FOLDER_MODE)
+        said.append(f"{folder}: narrowed from {mode:04o} to {FOLDER_MODE:04o} (the class's code and accounts)")
+    path = folder / DB_NAME
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))  # SQLite gives -wal and -shm this mode
+    for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+        try:
+            mode = stat.S_IMODE((folder / name).stat().st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            (folder / name).chmod(FILE_MODE)
+            said.append(f"{folder / name}: narrowed from {mode:04o} to {FILE_MODE:04o}")
+    return said
+
+
 class Store:
     def __init__(self, folder: Path):
         self.path = folder / DB_NAME
+        self.narrowed = private_files(folder)
         self._local = threading.local()  # a connection per thread (sqlite3's rule)
         with self.db() as db:
             db.executescript(SCHEMA)
@@ -145,6 +171,11 @@ class Store:
     def end_session(self, session: str) -> None:
         self.db().execute("DELETE FROM sessions WHERE id = ?", (digest(session),))
 
+    def end_other_sessions(self, user_id: int, kept: str | None) -> int:
+        """Every session of the user but `kept` ended (a password change); how many."""
+        return self.db().execute("DELETE FROM sessions WHERE user_id = ? AND id != ?",
+                                 (user_id, digest(kept) if kept else "")).rowcount
+
     # -- submissions ---------------------------------------------------------------------------
     def add_submission(self, user_id: int, problem: str, code: str, now: float | None = None) -> Job:
         cursor = self.db().execute(
@@ -162,6 +193,11 @@ class Store:
     def recent(self, user_id: int, since: float) -> int:
         return self.db().execute("SELECT COUNT(*) FROM submissions WHERE user_id = ? AND created >= ?",
                                  (user_id, since)).fetchone()[0]
+
+    def stored_bytes(self, user_id: int, since: float = 0.0) -> int:
+        """Bytes of code the user has stored (since a time): what the store quota counts."""
+        return self.db().execute("SELECT COALESCE(SUM(LENGTH(CAST(code AS BLOB))), 0) FROM submissions "
+                                 "WHERE user_id = ? AND created >= ?", (user_id, since)).fetchone()[0]
 
     def jobs_to_do(self) -> list[Job]:
         """Every judging not done (a restarted server takes them up again), oldest first."""
@@ -209,13 +245,18 @@ class Store:
             "WHERE s.id = ?", (submission_id,)).fetchone()
 
     def submissions(self, user_id: int | None = None, problem: str | None = None, verdict: str | None = None,
-                    status: str | None = None, limit: int = 500) -> list[sqlite3.Row]:
-        where, args = [], []
+                    status: str | None = None, limit: int = PAGE, before: int | None = None) -> list[sqlite3.Row]:
+        """The newest first, `limit` of them, with ids below `before` when given (the next page)."""
+        where: list[str] = []
+        args: list[object] = []
         for column, value in (("s.user_id", user_id), ("s.problem", problem), ("s.verdict", verdict),
                               ("s.status", status)):
             if value is not None:
                 where.append(f"{column} = ?")
                 args.append(value)
+        if before is not None:
+            where.append("s.id < ?")
+            args.append(before)
         sql = ("SELECT s.id, s.user_id, s.problem, s.created, s.status, s.verdict, s.cpu_ms, s.memory_mb, s.attempts, "
                "s.round, u.name AS user_name, u.role AS user_role FROM submissions s JOIN users u ON u.id = s.user_id"
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY s.id DESC LIMIT ?")

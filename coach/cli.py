@@ -20,7 +20,7 @@ from coach.stress import stress
 from grading import report as render
 from grading.session import problem_of
 from problems import ProblemError, all_problems, load
-from problems.package import shown
+from problems.package import by_difficulty, shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
 
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,8 @@ def main(argv: list[str]) -> int:
     start = sub.add_parser("start", help=COMMANDS["start"])
     start.add_argument("problem", help="slug or id (make problems lists them)")
     start.add_argument("--out", type=Path, help="where (default practice/<slug>.py)")
-    sub.add_parser("list", help=COMMANDS["list"])
+    listing = sub.add_parser("list", help=COMMANDS["list"])
+    listing.add_argument("--tag", action="append", default=[], help="only problems with this tag (repeat: all of them)")
     hist = sub.add_parser("history", help=COMMANDS["history"])
     hist.add_argument("problem", nargs="?", help="only this problem")
     hist.add_argument("--json", action="store_true", help="one JSON array")
@@ -90,21 +91,29 @@ def judge_command(target: Path) -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    everything = by_difficulty(all_problems())
+    problems = [p for p in everything if set(args.tag) <= set(p.tags)]
+    if not problems:
+        known = sorted({t for p in everything for t in p.tags})
+        raise ProblemError(f"no problem has the tag{'s' if len(args.tag) > 1 else ''} {', '.join(args.tag)} "
+                           f"(tags: {', '.join(known) or 'none'})")
     past = history.judgings()
-    problems = all_problems()
     titles = {p.slug: " / ".join([p.title, *p.titles.values()]) for p in problems}
     width = max([_width(t) for t in titles.values()] + [5])
     slug_width = max([len(p.slug) for p in problems] + [4])
-    header = (f"{'id':<7} {'slug':<{slug_width}} {_pad('title', width)} {'difficulty':>10}  {'status':<7} "
-              f"{'attempts':>8} {'best on largest':>15}  last verdict")
+    tags = {p.slug: ",".join(p.tags) or "-" for p in problems}
+    tag_width = max([len(t) for t in tags.values()] + [4])
+    header = (f"{'id':<7} {'slug':<{slug_width}} {_pad('title', width)} {'tags':<{tag_width}} {'difficulty':>10}  "
+              f"{'status':<7} {'attempts':>8} {'best on largest':>15}  last verdict")
     print(header)
     print("-" * _width(header))
     for problem in problems:
         mine = history.standing(problem.slug, past, len(problem.test_files()))
         best = f"{mine['best_ms']:.0f} ms" if mine["best_ms"] is not None else "-"
         difficulty = str(problem.difficulty) if problem.difficulty else "-"
-        print(f"{problem.id:<7} {problem.slug:<{slug_width}} {_pad(titles[problem.slug], width)} {difficulty:>10}  "
-              f"{mine['status']:<7} {mine['attempts']:>8} {best:>15}  {mine['last_verdict'] or '-'}")
+        print(f"{problem.id:<7} {problem.slug:<{slug_width}} {_pad(titles[problem.slug], width)} "
+              f"{tags[problem.slug]:<{tag_width}} {difficulty:>10}  {mine['status']:<7} {mine['attempts']:>8} "
+              f"{best:>15}  {mine['last_verdict'] or '-'}")
     return 0
 
 

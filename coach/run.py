@@ -81,6 +81,9 @@ def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, r
         lines.append(f"  your run answered steps 0-{got.shape[0] - 1} of 0-{expected.shape[0] - 1} "
                      "(a wrong step ends it)")
         expected = expected[:got.shape[0]]
+    if got.shape == expected.shape == ():  # a scalar output
+        wrong = not abs(float(got) - float(expected)) <= max(abs_tol, rel_tol * abs(float(expected)))
+        return [f"  yours: {_num(float(got))}{'*' if wrong else ''}   reference: {_num(float(expected))}"]
     if got.shape != expected.shape or got.ndim != 2:
         return [f"  yours: shape {got.shape}, reference: shape {expected.shape}"]
     wrong = ~(np.abs(got - expected) <= np.maximum(abs_tol, rel_tol * np.abs(expected)))
@@ -102,4 +105,5 @@ def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, r
 
 
 def _num(x: float) -> str:
-    return f"{x:.6g}"
+    """Six significant digits; a whole number (a token id) in full."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 2**53 else f"{x:.6g}"

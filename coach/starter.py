@@ -60,7 +60,11 @@ def _described(problem: Problem, arg) -> str:
         what = (f"shape ({', '.join(arg.shape)}), each element 0 or 1, where {arg.mask_hidden} hides it; "
                 "every row of the last axis keeps a visible element")
     elif arg.is_array:
-        what = f"shape ({', '.join(arg.shape)}), values in [{arg.range[0]}, {arg.range[1]}]"
+        lo, hi = arg.range_text() if arg.bounds else arg.range or ("", "")
+        kind = "ints" if arg.integer else "values"
+        what = f"shape ({', '.join(arg.shape)}), {kind} in [{lo}, {hi}]"
+    elif arg.is_scalar:
+        what = f"float in [{arg.range[0]:g}, {arg.range[1]:g}]"
     elif arg.is_int_range:
         what = f"int in [{arg.range[0]}, {arg.range[1]}]"
     else:

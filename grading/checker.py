@@ -7,6 +7,7 @@ DMOJ's rule): absolute error for values near zero, relative error for large ones
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,20 +54,28 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     scale = np.abs(expected)
     allowed = np.maximum(abs_tol, rel_tol * scale)
     max_abs = float(err.max()) if err.size else 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a denormal expected overflows err / scale
         rel = np.where(scale > 0, err / scale, np.where(err > 0, np.inf, 0.0))
     max_rel = float(rel.max()) if rel.size else 0.0
     wrong = err > allowed
     if not wrong.any():
         return Check(True, "", max_abs, max_rel)
     index = tuple(int(i) for i in np.argwhere(wrong)[0])
-    message = (f"{_position(index)}: expected {float(expected[index])!r}, got {float(got[index])!r} "
-               f"(error {err[index]:.3g} > allowed {allowed[index]:.3g}); "
-               f"{int(wrong.sum())} of {got.size} elements differ")
+    exact = abs_tol == 0 and rel_tol == 0  # whole numbers such as token ids: shown as ints, no ratio
+    how = "an exact match is required" if exact else f"error {err[index]:.3g} > allowed {allowed[index]:.3g}"
+    message = (f"{_position(index)}: expected {_value(expected[index], exact)}, got {_value(got[index], exact)} "
+               f"({how})"
+               + (f"; {int(wrong.sum())} of {got.size} elements differ" if got.ndim else ""))
     detail = Mismatch(index=list(index), position=_position(index), expected=float(expected[index]),
                       got=float(got[index]), error=float(err[index]), allowed=float(allowed[index]),
                       differ=int(wrong.sum()), elements=int(got.size))
     return Check(False, message, max_abs, max_rel, detail)
+
+
+def _value(x: float | np.floating[Any], exact: bool) -> str:
+    """A number as a message shows it: 3 rather than 3.0 where only an exact match passes."""
+    value = float(x)
+    return str(int(value)) if exact and value.is_integer() else repr(value)
 
 
 def _shape(shape: tuple[int, ...]) -> str:

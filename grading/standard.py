@@ -122,6 +122,8 @@ def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Li
         if got is None:
             verdict, message = Verdict.RE, "the run ended without a readable result"
         else:
+            if test.expected.ndim == 0 and got.size == 1:  # a scalar output: one element, however wrapped
+                got = got.reshape(())
             result.got = got.copy() if keep_output else None
             check = compare(got, test.expected, problem.abs_tol, problem.rel_tol)
             result.max_abs_err, result.max_rel_err = check.max_abs_err, check.max_rel_err

@@ -75,7 +75,9 @@ def _encoded(problem: Problem, case: TestCase) -> tuple[dict[str, Any], list[byt
     interactive problem's stream, as bytes."""
     try:
         names = problem.constructor if problem.interactive else problem.arg_names
-        specs, blobs = encode_args([case.input[name] for name in names])
+        scalars = {a.name for a in problem.args if a.is_scalar}  # a real scalar reaches the method as a float
+        specs, blobs = encode_args([float(case.input[name]) if name in scalars else case.input[name]
+                                    for name in names])
         arrays = [encode_array(case.expected, floats=True)[1:]]
         if problem.interactive:
             arrays.append(encode_array(case.input[problem.stream], floats=True)[1:])
@@ -149,7 +151,7 @@ def encode_args(args: list[Any]) -> tuple[list[dict[str, Any]], list[bytes]]:
     return specs, blobs
 
 
-def encode_array(value: list[Any], floats: bool = False) -> tuple[str, list[int], bytes]:
+def encode_array(value: Any, floats: bool = False) -> tuple[str, list[int], bytes]:
     """A nested list of numbers as (dtype, shape, native bytes), as numpy.asarray would make it:
     int64 when every number is an int, float64 otherwise (or when `floats`). ValueError for a
     ragged list, TypeError for anything that is not a number."""
@@ -158,7 +160,7 @@ def encode_array(value: list[Any], floats: bool = False) -> tuple[str, list[int]
     while isinstance(level, list):
         shape.append(len(level))
         level = level[0] if level else None
-    flat = value
+    flat: list[Any] = value if shape else [value]  # a scalar output's expected number: shape ()
     for width in shape[1:]:
         if any(type(row) is not list or len(row) != width for row in flat):
             raise ValueError(f"the nested lists are ragged (shape {shape} from their first elements)")

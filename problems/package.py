@@ -6,6 +6,8 @@ tolerances from here, so a constraint is written in exactly one file (problem.to
 
 from __future__ import annotations
 
+import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +44,14 @@ class Rule:
 class Arg:
     """One positional argument of the Solution method.
 
-    Either an array (`shape` and `range` set) or an int (`size` set: the size it equals, and with
+    Either an array (`shape` and `range` set), a real scalar (`shape` empty and `range` set: one
+    float, such as eps), or an int (`size` set: the size it equals, and with
     `range` set too, an int argument with a range of its own, which is a size of its own name). An
     array with `mask_hidden` set is a 0/1 mask over its last axis: that value hides an element, and
     every row along the last axis keeps at least one element visible (a softmax over no key is
-    undefined).
+    undefined). An array with `integer` set holds whole numbers only (token ids, block tables); its
+    range ends (`bounds`) may be size expressions ("V - 1"), and then `range` is None: use
+    Problem.range_of for a test's ends.
     """
 
     name: str
@@ -56,10 +61,22 @@ class Arg:
     group: str = ""
     size: str | None = None
     mask_hidden: int | None = None
+    integer: bool = False
+    bounds: tuple[int | str, ...] = ()  # an integer array's range as written: whole numbers or size expressions
+
+    def range_text(self) -> tuple[str, str]:
+        """The range's ends as the statement and the starter show them ("0", "V - 1")."""
+        ends = self.bounds or self.range or ("", "")
+        return str(ends[0]), str(ends[1])
 
     @property
     def is_array(self) -> bool:
-        return self.size is None
+        return self.size is None and bool(self.shape)
+
+    @property
+    def is_scalar(self) -> bool:
+        """One real number in `range` (shape = [] in problem.toml), passed as a Python float."""
+        return self.size is None and not self.shape
 
     @property
     def is_mask(self) -> bool:
@@ -89,6 +106,7 @@ class Problem:
     root: Path
     titles: dict[str, str] = field(default_factory=dict)
     difficulty: int | None = None  # 1 (easiest) to 10, shown by `python -m judge list`
+    tags: tuple[str, ...] = ()  # short lower-case topics (attention, decoding): listed and filtered by
     # An interactive problem: Solution(*constructor arguments) once per test, then `method` called
     # with one row of the `stream` argument at a time; row t of the output is what call t returns.
     kind: str = "function"
@@ -99,6 +117,11 @@ class Problem:
     accepted_divisor: int | None = None
     reference_divisor: int | None = None
     attention: bool = False  # [verify] attention = true: the attention package rules apply too
+
+    @property
+    def exact(self) -> bool:
+        """abs = rel = 0 in [tolerance]: an output of whole numbers (token ids) that must match exactly."""
+        return self.abs_tol == 0 and self.rel_tol == 0
 
     @property
     def interactive(self) -> bool:
@@ -187,6 +210,15 @@ class Problem:
     def shape_of(self, arg: Arg, dims: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(evaluate(e, dims)) for e in arg.shape)
 
+    def range_of(self, arg: Arg, dims: dict[str, int]) -> tuple[float, float]:
+        """An array's or a scalar's range in a test of these sizes (an integer array's ends may be
+        size expressions)."""
+        if arg.bounds:
+            lo, hi = (end if isinstance(end, int) else int(evaluate(end, dims)) for end in arg.bounds)
+            return lo, hi
+        assert arg.range is not None  # an array's or a scalar's
+        return arg.range
+
     def output_shape_for(self, dims: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(evaluate(e, dims)) for e in self.output_shape)
 
@@ -244,6 +276,7 @@ def load_path(root: Path) -> Problem:
         sizes=sizes,
         derived=derived,
         difficulty=_difficulty(data, path),
+        tags=_tags(data, path),
         rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."),
                          r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
@@ -253,7 +286,7 @@ def load_path(root: Path) -> Problem:
     )
 
 
-ARG_KEYS = ("name", "shape", "range", "group", "size", "description", "description_zh", "mask_hidden")
+ARG_KEYS = ("name", "shape", "range", "group", "size", "description", "description_zh", "mask_hidden", "integer")
 
 
 def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
@@ -271,10 +304,15 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
     common = {"name": name, "description": raw.get("description", ""), "group": raw.get("group", "")}
     if "shape" in raw:
         shape = raw["shape"]
-        if not isinstance(shape, list) or not shape or not all(isinstance(e, str) for e in shape):
-            raise ProblemError(f"{path}: {here}: shape must list one or more size expressions, got {shape!r}")
+        if not isinstance(shape, list) or not all(isinstance(e, str) for e in shape):
+            raise ProblemError(f"{path}: {here}: shape must list size expressions (none for a real scalar), "
+                               f"got {shape!r}")
         if "size" in raw:
             raise ProblemError(f"{path}: {here}: give shape (an array) or size (an int), not both")
+        if not shape:
+            return _scalar(raw, common, rng, path, here, number)
+        if "integer" in raw:
+            return _integer_array(raw, common, tuple(shape), rng, path, here)
         if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, float) for v in rng) \
                 or not rng[0] <= rng[1]:
             raise ProblemError(f"{path}: {here}: an array needs range = [lo, hi] (two numbers, lo <= hi), "
@@ -283,6 +321,9 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
                    mask_hidden=_mask_hidden(raw, rng, path, number))
     if "mask_hidden" in raw:
         raise ProblemError(f"{path}: args[{number}].mask_hidden must be 0 or 1, on an array with range = [0, 1]")
+    if "integer" in raw:
+        raise ProblemError(f"{path}: {here}: integer = true is for an array (give its shape); an int argument is "
+                           "whole already")
     if "size" in raw:
         size = raw["size"]
         if rng is not None:
@@ -303,6 +344,36 @@ def _arg(raw: object, number: int, path: Path, sizes: dict[str, Size]) -> Arg:
                            "(its range is there) or drop [sizes." + name + "]")
     sizes[name] = Size(name, rng[0], rng[1], common["description"], raw.get("description_zh", ""), argument=True)
     return Arg(**common, size=name, range=(rng[0], rng[1]))
+
+
+def _integer_array(raw: dict, common: dict, shape: tuple[str, ...], rng, path: Path, here: str) -> Arg:
+    """integer = true: an array of whole numbers in range = [lo, hi], each end a whole number or a
+    size expression (a token id below the vocabulary: range = [0, "V - 1"])."""
+    if raw["integer"] is not True:
+        raise ProblemError(f"{path}: {here}: integer must be true (an array of whole numbers) or left out, "
+                           f"got {raw['integer']!r}")
+    if "mask_hidden" in raw:
+        raise ProblemError(f"{path}: {here}: a mask (mask_hidden) is an integer array already: drop integer")
+    if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, str) for v in rng) \
+            or (all(type(v) is int for v in rng) and not rng[0] <= rng[1]):
+        raise ProblemError(f"{path}: {here}: an integer array needs range = [lo, hi], each a whole number or a "
+                           f"size expression (\"V - 1\"), lo <= hi, got {rng!r}")
+    numeric = (float(rng[0]), float(rng[1])) if all(type(v) is int for v in rng) else None
+    return Arg(**common, shape=shape, range=numeric, integer=True, bounds=(rng[0], rng[1]))
+
+
+def _scalar(raw: dict, common: dict, rng, path: Path, here: str, number: int) -> Arg:
+    """shape = [] with range = [lo, hi]: one real number, drawn in the range unless a recipe fixes it."""
+    if "integer" in raw:
+        raise ProblemError(f"{path}: {here}: integer = true with shape = []: a whole number is an int argument "
+                           "(range alone, no shape)")
+    if "mask_hidden" in raw:
+        raise ProblemError(f"{path}: args[{number}].mask_hidden must be 0 or 1, on an array with range = [0, 1]")
+    if not isinstance(rng, list) or len(rng) != 2 or not all(type(v) in (int, float) for v in rng) \
+            or not rng[0] <= rng[1] or not all(math.isfinite(v) for v in rng):
+        raise ProblemError(f"{path}: {here}: a real scalar (shape = []) needs range = [lo, hi] (two finite "
+                           f"numbers, lo <= hi), got {rng!r}")
+    return Arg(**common, shape=(), range=(float(rng[0]), float(rng[1])))
 
 
 def _derived(data: dict, path: Path, sizes: dict[str, Size]) -> dict[str, str]:
@@ -326,6 +397,9 @@ def _check_expressions(data: dict, path: Path, args: list[Arg], sizes: dict[str,
     for number, arg in enumerate(args, 1):
         for axis, expr in enumerate(arg.shape):
             _names_known(expr, known, path, f"args[{number}] ({arg.name}).shape[{axis}]")
+        for end, bound in enumerate(arg.bounds):
+            if isinstance(bound, str):
+                _names_known(bound, known, path, f"args[{number}] ({arg.name}).range[{end}]")
     for axis, expr in enumerate(_require(data, "output_shape", list, path)):
         _names_known(expr, known, path, f"output_shape[{axis}]")
     for number, rule in enumerate(data.get("rules", []), 1):
@@ -426,6 +500,24 @@ def _difficulty(data: dict, path: Path) -> int | None:
     if type(value) is not int or not 1 <= value <= 10:
         raise ProblemError(f"{path}: 'difficulty' must be a whole number from 1 to 10, got {value!r}")
     return value
+
+
+TAG = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+
+
+def _tags(data: dict, path: Path) -> tuple[str, ...]:
+    """`tags`: a list of short lower-case words (a-z, digits, -), each once."""
+    value = data.get("tags", [])
+    if not isinstance(value, list) or not all(isinstance(t, str) and TAG.match(t) for t in value) \
+            or len(set(value)) != len(value):
+        raise ProblemError(f"{path}: 'tags' must be a list of distinct short lower-case words (a-z, 0-9, -; up to 20 "
+                           f"characters), got {value!r}")
+    return tuple(value)
+
+
+def by_difficulty(problems: list[Problem]) -> list[Problem]:
+    """Easiest first (no difficulty last), then by slug: the order every list of problems shows."""
+    return sorted(problems, key=lambda p: (p.difficulty or 11, p.slug))
 
 
 def shown(path: Path) -> str:

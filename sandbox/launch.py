@@ -298,6 +298,8 @@ def _start(command: list[str], config: protocol.Config, mode: str, box: Box | No
     stderr = os.fdopen(os.memfd_create("fork-server-stderr", os.MFD_CLOEXEC), "w+b")
     rows_in, rows = os.pipe()  # interactive runs read their rows here, and write their answers
     answers, answers_out = os.pipe()  # there: nothing in between (inside/interactive.py)
+    for pipe in (rows_in, answers):  # no permission bits: a run cannot open its ends again the other
+        os.fchmod(pipe, 0)           # way round through /proc/self/fd (the held ends keep working)
     os.set_blocking(rows, False)
     os.set_blocking(answers, False)
     config.step_fds = [rows_in, answers_out]

@@ -34,6 +34,15 @@ def tolerance(problem: Problem, expected: np.ndarray) -> np.ndarray:
     return np.maximum(problem.abs_tol, problem.rel_tol * np.abs(expected))
 
 
+def in_tolerances(error: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """error / allowed per element; where nothing is allowed (abs = rel = 0, an exact output such as
+    token ids) 0 for an exact match and inf otherwise, never a division by zero."""
+    exact = allowed == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.abs(error) / np.where(exact, 1, allowed)
+    return np.where(exact, np.where(error == 0, 0.0, np.inf), share)
+
+
 def evaluate(problem: Problem, inputs: dict) -> Verdict:
     """Expected output of `inputs`, or a reason to redraw (not finite, or badly conditioned)."""
     precise = oracle.run(problem, inputs, np.longdouble)
@@ -41,7 +50,7 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
     if not (np.isfinite(precise).all() and np.isfinite(plain).all()):
         return Verdict(None, "the expected output is not finite")
     expected = precise.astype(np.float64)
-    gap = np.abs(plain.astype(np.longdouble) - precise) / tolerance(problem, expected)
+    gap = in_tolerances(plain.astype(np.longdouble) - precise, tolerance(problem, expected))
     worst = float(gap.max()) if gap.size else 0.0
     if worst > CONDITION_FRACTION:
         return Verdict(None, f"float64 and longdouble differ by {worst:.3g} of the tolerance at {_where(gap)}")
@@ -50,7 +59,7 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
     # that scales Q before the product rounds them apart and lands on another softmax. Nudging
     # the parameters by a few ulps stands in for every such order of operations.
     nudged = oracle.run(problem, _perturbed(problem, inputs), np.longdouble)
-    gap = np.abs(nudged - precise) / tolerance(problem, expected)
+    gap = in_tolerances(nudged - precise, tolerance(problem, expected))
     worst = float(gap.max()) if gap.size else 0.0
     if not np.isfinite(worst) or worst > CONDITION_FRACTION:
         return Verdict(None, f"a few-ulp change of the parameters moves the output by {worst:.3g} "
@@ -59,11 +68,13 @@ def evaluate(problem: Problem, inputs: dict) -> Verdict:
 
 
 def _where(gap: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.unravel_index(int(np.nanargmax(gap)), gap.shape))
+    """The index of the largest gap, NaN counting as the largest (an all-NaN gap is its first element)."""
+    return tuple(int(i) for i in np.unravel_index(int(np.argmax(np.where(np.isnan(gap), np.inf, gap))), gap.shape))
 
 
 def _perturbed(problem: Problem, inputs: dict) -> dict:
-    """The input with every parameter array (all but the 'input' group and masks) scaled by 1 + O(ulp).
+    """The input with every parameter (arrays and real scalars, all but the 'input' group, masks and
+    integer arrays, which index) scaled by 1 + O(ulp).
 
     The input rows are left alone, so rows a ties test repeats stay exactly equal, as do their
     scores in any correct program; a deterministic stream keeps generation reproducible.
@@ -71,7 +82,7 @@ def _perturbed(problem: Problem, inputs: dict) -> dict:
     rng = np.random.default_rng(0)
     out = dict(inputs)
     for arg in problem.args:
-        if arg.is_array and arg.group != "input" and not arg.is_mask:
+        if (arg.is_array or arg.is_scalar) and arg.group != "input" and not arg.is_mask and not arg.integer:
             value = np.asarray(inputs[arg.name], dtype=np.longdouble)
             out[arg.name] = value * (1 + PERTURBATION * rng.uniform(-1, 1, value.shape))
     return out

@@ -28,20 +28,25 @@ def draw_input(problem: Problem, recipe: Recipe, rng: np.random.Generator) -> di
         if arg.size is not None:  # not an array: a size, passed as an int
             drawn[arg.name] = dims[arg.size]
             continue
+        if arg.is_scalar:  # one real: the recipe's, or uniform in the range
+            assert arg.range is not None  # a scalar's
+            fixed = recipe.scalars.get(arg.name)
+            drawn[arg.name] = fixed if fixed is not None else float(rng.uniform(*arg.range))
+            continue
         shape = problem.shape_of(arg, dims)
         pool_rows = recipe.option("distinct_rows", arg.name)
         outer = recipe.option("outer", arg.name)
         if arg.is_mask:
             values = _mask(arg, recipe.option("mask", arg.name), shape, rng)
         elif outer is not None:
-            values = _outer(arg, recipe, outer, shape, vectors, rng)
+            values = _outer(arg, recipe, outer, shape, vectors, rng, problem.range_of(arg, dims))
         elif pool_rows is None:
-            values = _values(arg, recipe, shape, rng)
+            values = _values(arg, recipe, shape, rng, problem.range_of(arg, dims))
         else:
             # Rows along the last axis (leading axes flattened) come from a pool; every pool row is
             # used, in a shuffled order: repeats are guaranteed, not left to luck.
             count = math.prod(shape[:-1])
-            pool = _values(arg, recipe, (pool_rows, shape[-1]), rng)
+            pool = _values(arg, recipe, (pool_rows, shape[-1]), rng, problem.range_of(arg, dims))
             values = pool[rng.permutation(np.arange(count) % pool_rows)].reshape(shape)
         drawn[arg.name] = values.tolist()
     return drawn
@@ -85,31 +90,34 @@ def sign_vector(name: str, length: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def _outer(arg: Arg, recipe: Recipe, text: str, shape: tuple[int, ...], vectors: dict[str, np.ndarray],
-           rng: np.random.Generator) -> np.ndarray:
+           rng: np.random.Generator, ends: tuple[float, float]) -> np.ndarray:
     """An array row[i] * col[j] of signs (repeated over leading axes) at the ends of the argument's grid:
     +1 the upper end, -1 the lower. The vectors a test names are drawn once and shared (recipes.py)."""
     pairs = parse_outer(text)
     assert pairs is not None  # recipes.py checked it
     signs = []
     for (sign, name), length in zip(pairs, outer_axes(shape)):
+        if name == "+":  # all ones: nothing to share, whatever the axis' length
+            signs.append(sign * sign_vector(name, length, rng))
+            continue
         if name not in vectors:
             vectors[name] = sign_vector(name, length, rng)
         signs.append(sign * vectors[name])
     product = signs[0] if len(signs) == 1 else np.outer(signs[0], signs[1])
-    (lo, hi), step = _grid(arg, recipe)
+    (lo, hi), step = _grid(arg, recipe, ends)
     values = np.broadcast_to(np.where(product > 0, hi, lo), shape)
     if step is not None and step != 1:
         return values / step
     return values
 
 
-def _grid(arg: Arg, recipe: Recipe) -> tuple[tuple, int | None]:
-    """The ends of the argument's (scaled) range and its grid step: integers (step 1), multiples of
-    10**-decimals (the ends as integer multiples of the step) or reals (step None, float ends)."""
+def _grid(arg: Arg, recipe: Recipe, ends: tuple[float, float]) -> tuple[tuple, int | None]:
+    """The ends of the argument's (scaled) range and its grid step: integers (step 1; always for an
+    integer array), multiples of 10**-decimals (the ends as integer multiples of the step) or reals
+    (step None, float ends)."""
     scale, decimals = recipe.option("scale", arg.name), recipe.option("decimals", arg.name)
-    assert arg.range is not None  # an array's
-    lo, hi = arg.range[0] * scale, arg.range[1] * scale
-    if recipe.option("values", arg.name) == "int":
+    lo, hi = ends[0] * scale, ends[1] * scale
+    if arg.integer or recipe.option("values", arg.name) == "int":
         step = 1
     elif decimals is not None:
         step = 10**decimals
@@ -119,10 +127,11 @@ def _grid(arg: Arg, recipe: Recipe) -> tuple[tuple, int | None]:
     return (math.ceil(round(lo * step, 9)), math.floor(round(hi * step, 9))), step
 
 
-def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+def _values(arg: Arg, recipe: Recipe, shape: tuple[int, ...], rng: np.random.Generator,
+            bounds: tuple[float, float]) -> np.ndarray:
     """Uniform values on the argument's grid (integers, or multiples of 10**-decimals, or reals)."""
     limits = recipe.option("limits", arg.name)
-    ends, step = _grid(arg, recipe)
+    ends, step = _grid(arg, recipe, bounds)
     values: np.ndarray
     if step is None:
         values = rng.uniform(ends[0], ends[1], shape)

@@ -16,7 +16,7 @@ import numpy as np
 
 from problems import Problem
 from testcases import oracle
-from testcases.condition import tolerance
+from testcases.condition import in_tolerances, tolerance
 from testcases.recipes import Variant
 
 EXPOSE_MIN_TOLERANCES = 1000.0  # "far beyond tolerance": the variant's worst element, in tolerances
@@ -31,7 +31,7 @@ def separation(problem: Problem, inputs: dict, expected: np.ndarray, variant: Va
     wrong = oracle.run(problem, scaled, np.dtype(variant.dtype or "float64").type).astype(np.float64)
     if wrong.shape != expected.shape or not np.isfinite(wrong).all():
         return float("inf")
-    return float((np.abs(wrong - expected) / tolerance(problem, expected)).max())
+    return float(in_tolerances(wrong - expected, tolerance(problem, expected)).max())
 
 
 def unexposed(problem: Problem, inputs: dict, expected: np.ndarray, variants: tuple[Variant, ...]) -> str | None:

@@ -71,7 +71,10 @@ def _accept(problem: Problem, recipe: Recipe, inputs: dict, seed: int | None) ->
     if reason is not None:
         return reason
     assert verdict.expected is not None
-    data = {"input": inputs, "expected": verdict.expected.tolist(), "category": recipe.category,
+    expected = verdict.expected
+    if problem.exact and np.all(np.mod(expected, 1) == 0) and np.all(np.abs(expected) < 2**53):
+        expected = expected.astype(np.int64)  # whole numbers that must match exactly: stored as ints
+    data = {"input": inputs, "expected": expected.tolist(), "category": recipe.category,
             "seed": seed, "note": recipe.note}
     violations = validate_data(problem, data, recipe.where)
     if violations:

@@ -112,6 +112,13 @@ def sizes_reach_both_ends(problem: Problem, tests: list[Stored], _: Path) -> str
         for end, value in (("min", size.min), ("max", size.max)):
             if value not in seen:
                 return f"{_where(problem)}: no test has {size.name} = {value} (its {end})"
+    for arg in (a for a in problem.args if a.is_scalar):
+        assert arg.range is not None  # a scalar's
+        values = {t.input.get(arg.name) for t in tests}
+        for end, real in zip(("low end", "high end"), arg.range):
+            if real not in values:
+                return (f"{_where(problem)}: no test has {arg.name} = {real!r} (its {end}: a recipe's "
+                        f"scalars = {{{arg.name} = ...}})")
     return None
 
 
@@ -178,14 +185,20 @@ def _leaves(value) -> list:
 def extreme_reach_the_ends(problem: Problem, tests: list[Stored], _: Path) -> str | None:
     extreme = [t for t in tests if t.category == "extreme"]
     for arg in (a for a in problem.args if a.is_array and not a.is_mask):
-        assert arg.range is not None  # an array's
-        leaves = [x for t in extreme for x in _leaves(t.input[arg.name])]
-        for kind, label in ((int, "an integer"), (float, "a real")):
-            values = {x for x in leaves if type(x) is kind}
-            for end in arg.range:
-                if end not in values and (kind is float or float(end).is_integer()):  # -5.5 has no integer form
+        kinds = ((int, "an integer"),) if arg.integer else ((int, "an integer"), (float, "a real"))
+        for kind, label in kinds:
+            for side in (0, 1):
+                # an integer array's end may be a size expression: reached in a test of its own sizes
+                if not any(_reaches(t, arg.name, problem.range_of(arg, t.sizes)[side], kind) for t in extreme):
+                    end = arg.range_text()[side]
+                    if kind is int and not arg.integer and not float(end).is_integer():
+                        continue  # -5.5 has no integer form
                     return f"{_where(problem)}: no extreme test has {arg.name} = {end} as {label}"
     return None
+
+
+def _reaches(test: Stored, name: str, end: float, kind: type) -> bool:
+    return any(x == end for x in _leaves(test.input[name]) if type(x) is kind)
 
 
 def ties_repeat_a_row(problem: Problem, tests: list[Stored], _: Path) -> str | None:
@@ -251,7 +264,8 @@ def wrong_answers_have_steps(problem: Problem, tests: list[Stored], solutions: P
 RULES = (
     Rule("the first test is the sample (category sample)", first_is_sample),
     Rule("every category has a test: the six shared ones and each one recipes.toml declares", every_category),
-    Rule("every size reaches its min and its max in some test", sizes_reach_both_ends),
+    Rule("every size reaches its min and its max in some test (a real scalar both ends of its range)",
+         sizes_reach_both_ends),
     Rule("every size that is an axis of an array argument on its own reaches its max in a test of category large",
          large_reaches_the_maxima),
     Rule("the largest input (most elements) is in a test of category large", largest_is_large),

@@ -8,7 +8,8 @@ drawn, so a recipe that asks for an impossible test is refused with a one-line r
 Value options apply per argument. Each is a single value for every array argument, or a table
 whose keys are argument groups (input, weight, bias) or argument names; a name beats its group:
 
-- values = "int" | "real"         integers, or reals drawn uniformly (default "real")
+- values = "int" | "real"         integers, or reals drawn uniformly (default "real"; an integer
+                                  array, integer = true in problem.toml, is always drawn as integers)
 - scale = 0.001                   magnitude as a fraction of the argument's range (default 1)
 - limits = 0.5                    fraction of elements set exactly to an end of the (scaled) range
 - decimals = 3                    reals on a grid of 10**-decimals (short, readable files)
@@ -20,6 +21,9 @@ whose keys are argument groups (input, weight, bias) or argument names; a name b
                                   at an end of its (scaled) range: value[..., i, j] = row[i] * col[j]
                                   mapped to the upper end for +1 and the lower end for -1 (see below)
 - expose = ["no_scale", ...]      variants (see below) the test must tell from the right answer
+
+A real scalar argument (shape = [] in problem.toml: eps, temperature) is drawn uniformly in its
+range unless the recipe fixes it: scalars = {eps = 1e-5} (a number in the range, per argument).
 
 Outer products (`outer`) build arrays whose products a test controls exactly, such as scores far
 beyond what random values reach (visible scores of -1e12 with hidden ones of +1e12). The text is
@@ -59,7 +63,7 @@ from problems.package import read_toml, shown
 CATEGORIES = ("sample", "edge", "soft", "extreme", "ties", "large")
 VALUE_KINDS = ("int", "real")
 TEST_KEYS = {"id", "category", "note", "input", "sizes", "values", "scale", "limits", "decimals",
-             "distinct_rows", "mask", "outer", "expose"}
+             "distinct_rows", "mask", "outer", "expose", "scalars"}
 MASK_PATTERNS = ("random", "padding", "lookahead", "none")
 VARIANT_DTYPES = ("float16", "float32")  # what a variant may compute in: less precise than the judge's float64
 OUTER_TOKEN = re.compile(r"^(-?)(\+|[a-z][a-z0-9_]*)$")  # a sign vector: +, -, name, -name (split included)
@@ -100,6 +104,7 @@ class Recipe:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     expose: tuple[Variant, ...] = ()
     number: int | None = None
+    scalars: dict[str, float] = field(default_factory=dict)  # real scalar arguments the recipe fixes
 
     @property
     def file_name(self) -> str:
@@ -275,7 +280,32 @@ def parse_recipe(problem: Problem, raw: dict, where: str, variants: dict[str, Va
         raise ProblemError(f"{where}: expose names unknown variant(s) {missing} "
                            f"(known: {', '.join(variants) or 'none'})")
     return Recipe(category, note, where, raw, sizes=dict(sizes), options=options,
-                  expose=tuple(variants[v] for v in expose), number=_id(raw))
+                  expose=tuple(variants[v] for v in expose), number=_id(raw),
+                  scalars=_scalars(problem, raw.get("scalars", {}), where))
+
+
+def _scalars(problem: Problem, raw: Any, where: str) -> dict[str, float]:
+    """`scalars = {eps = 1e-5}`: real scalar arguments fixed to a number in their range."""
+    known = {a.name: a for a in problem.args if a.is_scalar}
+    if not isinstance(raw, dict):
+        raise ProblemError(f"{where}: scalars must be a table of real scalar argument = number, got {raw!r}")
+    out = {}
+    for name, value in raw.items():
+        arg = known.get(name)
+        if arg is None:
+            raise ProblemError(f"{where}: scalars: '{name}' is not a real scalar argument (shape = []) of "
+                               f"{problem.method} (known: {', '.join(known) or 'none'})")
+        assert arg.range is not None  # a scalar's
+        if type(value) not in (int, float) or not arg.range[0] <= value <= arg.range[1]:
+            raise ProblemError(f"{where}: scalars: {name} must be a number in [{_num(arg.range[0])}, "
+                               f"{_num(arg.range[1])}], got {value!r}")
+        out[name] = float(value)
+    return out
+
+
+def _num(value: float) -> str:
+    """A range end as problem.toml would write it: 1024, not 1024.0."""
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e16 else repr(value)
 
 
 def _id(raw: dict) -> int | None:
@@ -320,6 +350,8 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             raise ProblemError(f"{where}: scale for {arg.name} must be a fraction in (0, 1], got {scale!r}")
         if type(limits) not in (int, float) or not 0 <= limits <= 1:
             raise ProblemError(f"{where}: limits for {arg.name} must be a fraction in [0, 1], got {limits!r}")
+        if decimals is not None and arg.integer:
+            raise ProblemError(f"{where}: decimals for {arg.name}: an integer array holds whole numbers only")
         if decimals is not None and (kind != "real" or type(decimals) is not int or decimals < 0):
             raise ProblemError(f"{where}: decimals for {arg.name} must be a whole number >= 0 with real values")
         if rows is not None:
@@ -330,9 +362,12 @@ def _check_options(problem: Problem, options: dict[str, dict[str, Any]], sizes: 
             if type(rows) is not int or not 1 <= rows <= length:
                 raise ProblemError(f"{where}: distinct_rows for {arg.name} must be a whole number in [1, {length}], "
                                    f"got {rows!r}")
-        if kind == "int":
-            assert arg.range is not None  # an array's
-            if math.ceil(arg.range[0] * scale) > math.floor(arg.range[1] * scale):
+        if kind == "int" or arg.integer:
+            lo, hi = problem.range_of(arg, dims)
+            if lo > hi:
+                raise ProblemError(f"{where}: {arg.name}'s range [{', '.join(arg.range_text())}] is [{lo}, {hi}] "
+                                   "at these sizes: empty")
+            if math.ceil(lo * scale) > math.floor(hi * scale):
                 raise ProblemError(f"{where}: scale {scale} leaves no integer in {arg.name}'s range")
 
 

@@ -58,6 +58,11 @@ def validate_input(problem: Problem, inputs: Any) -> tuple[list[str], dict[str, 
     for arg in problem.args:
         if arg.name not in inputs:
             flagged.add(arg.name)
+        elif arg.is_scalar:
+            message = _scalar_message(arg, inputs[arg.name])
+            if message:
+                flagged.add(arg.name)
+                out.append(message)
         elif not arg.is_array and type(inputs[arg.name]) is not int:
             flagged.add(arg.name)
             what = f"in [{arg.range[0]}, {arg.range[1]}]" if arg.range is not None else f"(the size {arg.size})"
@@ -76,6 +81,15 @@ def validate_input(problem: Problem, inputs: Any) -> tuple[list[str], dict[str, 
         if arg.name in shapes and arg.name not in flagged:
             out += _elements(arg.name, inputs[arg.name], shapes[arg.name], dims, problem, arg)
     return out, dims
+
+
+def _scalar_message(arg: Arg, value: Any) -> str | None:
+    """A real scalar is one finite number (an int or a float, not a list or a bool) in its range."""
+    assert arg.range is not None  # a scalar's
+    lo, hi = arg.range
+    if type(value) not in (int, float) or not math.isfinite(value) or not lo <= value <= hi:
+        return f"{arg.name}: must be a real number in [{lo!r}, {hi!r}], got {_brief(value)}"
+    return None
 
 
 def validate_problem(problem: Problem, tests_dir: Path | None = None) -> list[str]:
@@ -144,7 +158,7 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
         required = problem.shape_of(arg, dims) if arg else problem.output_shape_for(dims)
         if found != required:
             out.append(f"{name}: shape {_tuple(found)} but problem.toml requires {_tuple(shape)} = {_tuple(required)}")
-    leaves = value
+    leaves = value if shape else [value]  # a scalar output (output_shape = []) is one number
     for _ in range(len(shape) - 1):
         leaves = [x for row in leaves for x in row]
     bad_type = [i for i, x in enumerate(leaves) if type(x) not in (int, float)]
@@ -155,9 +169,8 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
     if bad:
         i = bad[0]
         out.append(f"{name}{_index(i, found)}: {leaves[i]} is not a finite number{_more(bad, name)}")
-    elif arg is not None:
-        assert arg.range is not None  # an array's
-        lo, hi = arg.range
+    elif arg is not None and (dims is not None or arg.range is not None):  # a size-expression range needs sizes
+        lo, hi = problem.range_of(arg, dims or {})
         outside = [i for i, x in enumerate(leaves) if not lo <= x <= hi]
         if outside:
             i = outside[0]
@@ -165,7 +178,19 @@ def _elements(name: str, value: Any, found: tuple[int, ...], dims: dict[str, int
                        f"problem.toml{_more(outside, name)}")
         elif arg.mask_hidden is not None:  # a mask
             out += _mask_messages(name, leaves, found, arg.mask_hidden)
+        elif arg.integer:
+            out += _whole_messages(name, leaves, found)
     return out
+
+
+def _whole_messages(name: str, leaves: list, found: tuple[int, ...]) -> list[str]:
+    """An integer array (integer = true) holds whole numbers written as integers: 3, not 3.0."""
+    fractional = [i for i, x in enumerate(leaves) if type(x) is not int]
+    if fractional:
+        i = fractional[0]
+        return [f"{name}{_index(i, found)}: {leaves[i]!r} is not an integer (an integer array holds whole numbers)"
+                f"{_more(fractional, name)}"]
+    return []
 
 
 def _mask_messages(name: str, leaves: list, found: tuple[int, ...], hidden: int) -> list[str]:

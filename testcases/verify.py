@@ -19,9 +19,13 @@ prove exactly this; here, for every problem, in order:
 5. every time_limit_exceeded solution is right on every test it finishes and over 1.5 times the
    time limit on at least one (Kattis' time_limit_to_tle; judged with the limit raised to 3x, for
    this check only, so that its distance past the limit shows);
-6. every run_time_error solution gets RE (any other folder: its own verdict).
+6. every run_time_error solution gets RE, every memory_limit_exceeded one MLE under the package's
+   own memory_limit_mb (any other folder: its own verdict);
+7. the reference and every accepted solution peak at most half the memory limit on every test
+   (an error with the figures: a limit that close would turn a correct solution into MLE on
+   another machine or NumPy build).
 
-The two time margins are package facts, so breaking one is a violation like a wrong verdict.
+The time and memory margins are package facts, so breaking one is a violation like a wrong verdict.
 Closer margins are warnings, as Kattis' "sensitive to the time limit": the reference's slowest
 test over a tenth of the limit in user CPU time, an accepted solution's over a fifth (a package
 may set its own divisors in problem.toml's [verify] table), a too-slow solution's slowest test not
@@ -56,11 +60,12 @@ from problems.package import ROOT as PROBLEMS
 from problems.package import shown
 from sandbox.errors import MachineBusy
 from testcases import oracle, package_rules, pressure
-from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.condition import CONDITION_FRACTION, in_tolerances, tolerance
 from testcases.validate import validate_problem
 
 AC_TO_TIME_LIMIT = 2  # Kattis: every accepted solution's slowest test within limit / 2 (else a violation)
 TIME_LIMIT_TO_TLE = 1.5  # Kattis: every time_limit_exceeded solution past limit * 1.5 on some test
+MEMORY_DIVISOR = 2  # the reference's and an accepted solution's peak memory: at most limit / 2
 TIME_MULTIPLIER = 5  # a warning: an accepted solution's slowest test over limit / 5 of user time
 MEASUREMENTS = 3  # judgings of an accepted solution over a budget before its times are final
 REFERENCE_TIME_DIVISOR = 10  # a warning: the reference's slowest test over limit / 10 of user time
@@ -177,7 +182,7 @@ def select(names: list[str], folder: Path) -> list[Problem]:
 
 
 def verify_problem(problem: Problem, solutions: Path, out: Callable[[object], None]) -> None:
-    """The six checks on one problem, in order; raises Violation at the first one broken."""
+    """The checks on one problem, in order; raises Violation at the first one broken."""
     check_tests(problem, out)
     check_package_rules(problem, solutions, out)
     check_reference(problem, out)
@@ -233,7 +238,7 @@ def check_reference(problem: Problem, out: Callable[[object], None]) -> None:
                             f"stores expected of shape {expected.shape}")
         allowed = tolerance(problem, expected)
         with np.errstate(invalid="ignore"):
-            share = np.abs(got - expected) / allowed
+            share = in_tolerances(got - expected, allowed)
         share = np.where(np.isnan(share), np.inf, share)  # a non-finite result matches nothing
         if share.size == 0:
             continue
@@ -277,6 +282,7 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
     pressures: list[float | None] = []  # per judging: the share of it with a task waiting for a CPU
     report = _judge_measured(entry, problem, pressures)
     _require_verdict(entry, report, "AC")
+    _require_memory_margin(entry, report, problem, whose)
     runs = 1
     while ((_slowest_user(report).user_ms or 0) > budget or (_slowest(report).time_ms or 0) > half) \
             and runs < MEASUREMENTS:
@@ -304,6 +310,15 @@ def _judged_within(entry: Bundled, problem: Problem, divisor: int, whose: str) -
                                           f"time (fastest of {runs} runs), more than 1/{divisor} of the "
                                           f"{limit} ms limit")]
     return report, []
+
+
+def _require_memory_margin(entry: Bundled, report: Report, problem: Problem, whose: str) -> None:
+    """Rule 7: the peak memory of every test within half the package's memory limit."""
+    top = max(report.tests, key=lambda t: t.memory_mb or 0)
+    if (top.memory_mb or 0) > problem.memory_limit_mb / MEMORY_DIVISOR:
+        raise Violation(f"{shown(entry.path)}: {whose} peak memory on test {top.name} was {top.memory_mb:.1f} MiB, "
+                        f"more than 1/{MEMORY_DIVISOR} of the {problem.memory_limit_mb} MiB memory limit "
+                        "(raise memory_limit_mb in problem.toml, or make it use less)")
 
 
 def _judge(entry: Bundled, problem: Problem, run_all: bool = False, time_limit_ms: int | None = None) -> Report:

@@ -121,8 +121,9 @@ _opener = urllib.request.build_opener(_NoRedirect)
 class Client:
     """One user's requests: with an API token, or a session cookie (and its CSRF token)."""
 
-    def __init__(self, base: str, bearer: str | None = None):
+    def __init__(self, base: str, bearer: str | None = None, source: str | None = None):
         self.base, self.bearer = base, bearer
+        self.source = source  # another loopback address to send from (127.0.0.2, ...): another client
         self.cookie: str | None = None
         self.csrf: str | None = None
 
@@ -132,12 +133,28 @@ class Client:
             sent.setdefault("Authorization", f"Bearer {self.bearer}")
         if self.cookie:
             sent.setdefault("Cookie", self.cookie)
+        if self.source:
+            return self._from_source(method, path, body, sent)
         request = urllib.request.Request(self.base + path, data=body, method=method, headers=sent)
         try:
             with _opener.open(request, timeout=60) as reply:
                 return Response(reply.status, reply.headers, reply.read())
         except urllib.error.HTTPError as exc:
             return Response(exc.code, exc.headers, exc.read())
+
+    def _from_source(self, method: str, path: str, body: bytes | None, headers: dict) -> Response:
+        import http.client
+        from urllib.parse import urlsplit
+
+        where = urlsplit(self.base)
+        connection = http.client.HTTPConnection(where.hostname, where.port, timeout=60,
+                                                source_address=(self.source, 0))
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            reply = connection.getresponse()
+            return Response(reply.status, reply.headers, reply.read())
+        finally:
+            connection.close()
 
     def get(self, path: str) -> Response:
         return self.request("GET", path)
@@ -185,20 +202,22 @@ class RedisServer:
     """Debian's redis-server on a free port, its data (append-only file) in `folder`: a real one,
     restarted on the same file when asked. Skips the test, saying why, where there is none."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, password: str | None = None):
         import pytest
 
         self.binary = shutil.which("redis-server")
         if self.binary is None:
             pytest.skip("redis-server is not installed (Debian's redis-server; .ci/run installs it)")
-        self.folder, self.port = folder, free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.folder, self.port, self.password = folder, free_port(), password
+        self.url = f"redis://{f':{password}@' if password else ''}127.0.0.1:{self.port}/0"
         self.process: Process | None = None
         self.start()
 
     def start(self) -> None:
         self.process = Process([self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
-                                "--appendonly", "yes", "--save", ""], self.folder / f"redis-{time.time():.0f}.log")
+                                "--appendonly", "yes", "--save", "",
+                                *(["--requirepass", self.password] if self.password else [])],
+                               self.folder / f"redis-{time.time():.0f}.log")
         deadline = time.monotonic() + START_TIMEOUT_S
         while not self.ping():
             if self.process.proc.poll() is not None or time.monotonic() > deadline:
@@ -208,14 +227,19 @@ class RedisServer:
     def ping(self) -> bool:
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=2) as conn:
+                if self.password:
+                    conn.sendall(f"AUTH {self.password}\r\n".encode())
+                    if not conn.recv(16).startswith(b"+OK"):
+                        return False
                 conn.sendall(b"PING\r\n")
                 return conn.recv(16).startswith(b"+PONG")
         except OSError:
             return False
 
     def command(self, *args: str) -> str:
-        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True, check=True,
+                              env={**os.environ, **({"REDISCLI_AUTH": self.password} if self.password else {})}
+                              ).stdout.strip()
 
     def stop(self) -> None:
         """SIGTERM: Redis writes its append-only file out and exits, as on a planned restart."""
@@ -229,8 +253,9 @@ class RedisServer:
 
 
 def worker(queue_url: str, log: Path, threads: int = 1) -> Process:
-    process = Process(judge_command("worker", "--queue", queue_url, "--threads", str(threads),
-                                    "--heartbeat-timeout", "5"), log)
+    """A worker reading the queue's URL from JUDGE_QUEUE (not argv, where ps shows a password)."""
+    process = Process(judge_command("worker", "--threads", str(threads), "--heartbeat-timeout", "5"), log,
+                      env={"JUDGE_QUEUE": queue_url})
     process.wait_for("judging from")
     return process
 

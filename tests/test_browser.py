@@ -127,6 +127,11 @@ def open_problem(browser, server: str, slug: str = "gqa", file: str | None = Non
     browser.get(f"{server}/problem/{slug}?token={TOKEN}" + (f"&file={file}" if file else ""))  # the cookie, then
     assert browser.current_url == f"{server}/problem/{slug}" + (f"?file={file}" if file else "")  # the URL without it
     wait_for(browser, "#statement .katex")
+    if file and file != f"{slug}.py":  # a name from the URL: the page creates it only on a click
+        wait_until(lambda: browser.execute_script("return window.judgeEditor.getValue().length") > 0
+                   or browser.find_element("id", "create-file").is_displayed(), what="the file or its button")
+        if browser.find_element("id", "create-file").is_displayed():
+            browser.find_element("id", "create-file").click()
     wait_until(lambda: browser.execute_script("return window.judgeEditor.getValue().length") > 0, what="the file")
 
 
@@ -226,7 +231,7 @@ def test_the_console_shows_what_a_run_printed_and_its_traceback(server, browser)
 
     open_problem(browser, server)
     type_in(browser, PRINTS)
-    browser.find_element("css selector", ".CodeMirror textarea").send_keys("")  # focus the editor
+    browser.execute_script("window.judgeEditor.focus()")  # the editor has the keyboard (its textarea is hidden)
     ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()  # Run
     wait_for(browser, "#verdict", "Runtime Error")
     printed = browser.find_element("css selector", ".console pre.stdout")
@@ -298,6 +303,20 @@ def test_a_reloaded_page_follows_its_judging_and_can_cancel_it(server, browser, 
     wait_until(lambda: not sandbox_processes(work / "practice" / "reattach.py"), 30, "the sandbox goes")
 
 
+def test_a_page_opened_by_navigation_creates_no_file(work, server, browser):
+    """Another local page may navigate the browser to /problem/gqa?file=NAME.py: the page then says
+    the file does not exist and creates it only when the person clicks."""
+    practice = work / "practice"
+    browser.get(f"{server}/problem/gqa?token={TOKEN}&file=planted.py")
+    wait_for(browser, "#create-file")
+    time.sleep(1)  # the page has loaded and settled: still nothing written
+    assert not (practice / "planted.py").exists()
+    assert browser.find_element("id", "saved").text == "does not exist yet"
+    browser.find_element("id", "create-file").click()
+    wait_until(lambda: (practice / "planted.py").exists(), what="the file, created by the click")
+    assert not browser.find_element("id", "create-file").is_displayed()
+
+
 def test_a_server_that_goes_away_is_said_and_the_page_recovers(browser, tmp_path):
     port = free_port()
     process = start_server(tmp_path, port)
@@ -309,16 +328,17 @@ def test_a_server_that_goes_away_is_said_and_the_page_recovers(browser, tmp_path
     wait_for(browser, "#rows tr.test-row")
     process.kill()  # killed, not stopped: no goodbye on the event stream
     process.wait()
-    lost = wait_for(browser, "#lost", "Lost the connection to the server")
+    wait_for(browser, "#lost", "Lost the connection to the server")
     assert browser.find_element("id", "submit").is_enabled() and not browser.find_element("id", "cancel").is_enabled()
     shot(browser, "9-lost.png")
     browser.find_element("id", "retry").click()
     wait_for(browser, "#lost-text", "Still no answer")
-    again = start_server(tmp_path, port)  # the same token, kept under JUDGE_HOME: this tab still works
+    again = start_server(tmp_path, port)  # the same token, a new session: the tab opens the printed URL again
     try:
         browser.find_element("id", "retry").click()
-        wait_until(lambda: not lost.is_displayed(), what="the banner goes")
-        wait_for(browser, "#banner", "The judging was lost")
+        wait_for(browser, "#lost-text", "this tab's session ended")
+        browser.get(f"{base}/problem/gqa_decode?token={TOKEN}&file=lost.py")
+        wait_until(lambda: browser.execute_script("return window.judgeEditor.getValue()") == SLOW, what="the file")
         type_in(browser, ACCEPTED.replace("grouped_query_attention", "unused_name") + "\n")  # saving works again
         wait_until(lambda: not sandbox_processes(tmp_path / "practice" / "lost.py"), 60, "the orphaned judging ends")
     finally:

@@ -4,6 +4,8 @@ tier), so the fast tier still checks every edge."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -38,3 +40,11 @@ def test_the_tolerance_edges(row, ok, why):
 def test_what_is_no_answer_is_named(got, message):
     check = compare(np.array(got), EXPECTED, 1e-6, 1e-6)
     assert (check.ok, check.message) == (False, message)
+
+
+def test_a_denormal_expected_value_raises_no_warning():
+    """attention_backward's dQ reaches 1e-320: the relative error overflows, and that is no warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check = compare(np.array([1e-300, 2.0]), np.array([1e-320, 2.0]), 1e-6, 1e-6)
+    assert check.ok and check.max_rel_err > 1e19

@@ -1,5 +1,5 @@
 """A class judged on many machines (issue 27): a real Redis (Debian's redis-server, append-only),
-the server started with --queue, two `python -m judge worker` processes, 30 simulated users x 4
+the server started with --queue-file, two `python -m judge worker` processes, 30 simulated users x 4
 submissions over loopback. One worker is SIGKILLed mid-judging, Redis is restarted mid-run: every
 submission still gets its right verdict, once; statistics and scoreboard are what the stored
 submissions imply; a submission whose judging keeps failing ends as JE after 3 tries."""
@@ -7,10 +7,13 @@ submissions imply; a submission whose judging keeps failing ends as JE after 3 t
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import sqlite3
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from class_server import (
@@ -27,7 +30,7 @@ from class_server import (
     token,
     worker,
 )
-from helpers import parent, program
+from helpers import ROOT, judge_command, parent, program
 
 from sandbox.sandbox import sandbox_processes
 
@@ -59,7 +62,8 @@ def test_thirty_users_on_two_workers_through_a_worker_kill_and_a_redis_restart(t
     names = [f"user{i:02d}" for i in range(USERS)]
     add_users(folder, [f"{n},{n}@example.org" for n in names] + ["teach,teach@example.org,admin"])
     redis = RedisServer(tmp_path)
-    server = Server(folder, "--queue", redis.url)
+    (tmp_path / "queue-url").write_text(redis.url)
+    server = Server(folder, "--queue-file", str(tmp_path / "queue-url"))
     workers = []
     try:
         teach = Client(server.base, token(folder, "teach"))
@@ -138,3 +142,55 @@ def _wait_until(condition, timeout: float = RUN_TIMEOUT_S) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out (a safety net)"
         time.sleep(0.5)
+
+
+def test_the_queues_password_is_never_printed_nor_in_argv_and_an_outage_is_two_lines(tmp_path):
+    """Redis with a password: the server reads the URL from --queue-file, the worker from
+    JUDGE_QUEUE; every line either prints shows the URL masked, no process's argv holds it, and
+    Redis down for a while is one line when it goes and one when it is back, in each."""
+    password = "pw-" + os.urandom(8).hex()
+    redis = RedisServer(tmp_path, password=password)
+    folder = class_folder("judge-class-secret-")
+    folder.mkdir(parents=True)
+    add_users(folder, ["ann,ann@example.org", "teach,teach@example.org,admin"])
+    queue_file = tmp_path / "queue-url"
+    queue_file.write_text(redis.url + "\n")
+    queue_file.chmod(0o600)
+    server = Server(folder, "--queue-file", str(queue_file))
+    shown = f"redis://***@127.0.0.1:{redis.port}/0"
+    workers = []
+    try:
+        workers = [worker(redis.url, tmp_path / "worker.log")]
+        ann = Client(server.base, token(folder, "ann"))
+        assert ann.wait_done(ann.submit("mha", solution("mha", "accepted")).json()["id"])["verdict"] == "AC"
+        assert f"(queue {shown})" in server.text() and f"judging from {shown} with 1 thread(s)" in workers[0].text()
+        redis.stop()
+        time.sleep(12)  # Dramatiq's consumer would have said so four times, every 3 s
+        redis.start()
+        for process in (server, workers[0]):
+            process.wait_for(f"the queue at {shown} is back", timeout=120)
+        assert ann.wait_done(ann.submit("mqa", CE_CODE).json()["id"])["verdict"] == "CE"  # judged again
+        for process in (server, workers[0]):
+            text = process.text()
+            assert password not in text
+            assert password.encode() not in Path(f"/proc/{process.proc.pid}/cmdline").read_bytes()
+            warnings = [line for line in text.splitlines() if "WARNING" in line or "CRITICAL" in line]
+            assert len(warnings) == 2, warnings
+            assert f"the queue at {shown} is down (" in warnings[0]
+            assert warnings[1].endswith(f"the queue at {shown} is back")
+    finally:
+        for process in workers:
+            process.stop()
+        server.stop()
+        redis.stop()
+        remove(folder)
+
+
+def test_a_queue_url_with_a_password_on_the_command_line_is_warned_about_and_masked():
+    url = "redis://:hunter2-secret@127.0.0.1:1/0"  # nothing listens on port 1
+    done = subprocess.run(judge_command("worker", "--queue", url), cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "hunter2" not in done.stdout + done.stderr
+    assert done.stderr.splitlines()[0] == ("warning: --queue puts Redis's password where other users of this machine "
+                                           "see it (ps): prefer --queue-file FILE or the JUDGE_QUEUE environment "
+                                           "variable")
+    assert done.stderr.splitlines()[-1].startswith("error: cannot reach the queue at redis://***@127.0.0.1:1/0: ")

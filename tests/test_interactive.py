@@ -168,6 +168,35 @@ def test_answering_before_being_asked_gains_nothing(setter, tmp_path, mode):
     assert report["tests"][0]["step"] == 0
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_the_step_pipes_cannot_be_reopened_the_other_way_round(setter, tmp_path, mode):
+    """The run holds the rows' read end and the answers' write end; through /proc/self/fd it could
+    open each again the other way round (the warm fork server keeps them for later runs). The
+    pipes are made with no permission bits, so no reopening, in either direction, is allowed."""
+    code, report = judge(setter, tmp_path, PIPES + """
+    import errno
+    class Solution:
+        def __init__(self, w, b):
+            tried = []
+            for held, other in ((os.O_RDONLY, os.O_WRONLY), (os.O_WRONLY, os.O_RDONLY)):
+                for fd in pipes(held):
+                    for flags in (other, held, os.O_RDWR):
+                        try:
+                            os.close(os.open(f"/proc/self/fd/{fd}", flags | os.O_NONBLOCK))
+                            tried.append("reopened")
+                        except OSError as exc:
+                            tried.append(errno.errorcode.get(exc.errno, str(exc.errno)))
+            raise RuntimeError(f"pipes {len(tried) // 3}: " + " ".join(sorted(set(tried))))
+
+        def step(self, x):
+            return x
+    """, "--tests", "001", mode=mode)
+    message = report["tests"][0]["message"]
+    assert report["verdict"] == "RE" and message.startswith("RuntimeError: pipes "), message
+    pipes, outcomes = message.removeprefix("RuntimeError: pipes ").split(": ")
+    assert int(pipes) >= 2 and "reopened" not in outcomes.split(), message
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_an_oversized_answer_ends_the_run(setter, tmp_path, mode):

@@ -99,7 +99,7 @@ RUNMEAN = ROOT / "tests" / "interactive" / "runmean"  # an interactive package (
      "args[2] (k): an int argument's range must be two whole numbers [lo, hi] with lo <= hi, got [1.5, 3]"),
     (SOFTMAX, 'description = "the scores"\n', 'description = "the scores"\nshap = ["R"]\n',
      "args[1] (Z): unknown key 'shap' (known: name, shape, range, group, size, description, description_zh, "
-     "mask_hidden)"),
+     "mask_hidden, integer)"),
     (SOFTMAX, "[sizes.C]", "[sizes.K]\nmin = 1\nmax = 3\n\n[sizes.C]",
      "sizes.K: no argument shows it, so a test cannot give it: use it alone as an axis of an array's shape, give an "
      "int argument size = 'K', or move it to [derived]"),

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from problems import ProblemError
 from testcases import oracle
 from testcases.oracle import portable_cos, portable_exp, portable_sin
 
@@ -214,3 +215,17 @@ def test_a_reference_calling_np_log_in_long_double_gets_the_portable_one(monkeyp
         np.log(np.array([2.0], dtype=np.longdouble))
         np.log(np.array([2.0]))  # float64 keeps numpy's own
     assert len(seen) == 1
+
+
+def test_out_argument_gets_the_portable_version_and_other_arguments_are_refused(monkeypatch):
+    """np.exp(x, out=y) in long double once went to the C library's expl (flash's first reference)."""
+    monkeypatch.setattr(oracle, "portable_exp", lambda x: np.full_like(x, 7))
+    x = np.array([1.0, 2.0], dtype=np.longdouble)
+    with oracle._portable_transcendentals():
+        out = np.empty_like(x)
+        assert np.exp(x, out=out) is out and out.tolist() == [7, 7]
+        positional = np.empty_like(x)
+        np.exp(x, positional)
+        assert positional.tolist() == [7, 7]
+        with pytest.raises(ProblemError, match=r"np\.exp on long doubles with arguments other than out="):
+            np.exp(x, where=x > 1)

@@ -20,12 +20,12 @@ from helpers import first_fast
 
 from problems import ProblemError, all_problems, load
 from testcases import oracle
-from testcases.condition import CONDITION_FRACTION, tolerance
+from testcases.condition import CONDITION_FRACTION, in_tolerances, tolerance
 from testcases.draw import draw_input
 from testcases.expose import EXPOSE_MIN_TOLERANCES, separation
 from testcases.package_rules import violations
 from testcases.recipes import CATEGORIES, Variant, categories, load_recipes, load_variants, parse_recipe
-from testcases.render import LANGUAGES, blocks_for, problems_table, read_blocks
+from testcases.render import LANGUAGES, blocks_for, problems_table, read_blocks, sample_block
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = all_problems()
@@ -153,7 +153,7 @@ def test_reference_reproduces_expected(problem, path, data):
     got = oracle.run(problem, data["input"])
     expected = np.asarray(data["expected"])
     assert got.shape == expected.shape
-    assert (np.abs(got - expected) / tolerance(problem, expected)).max() <= CONDITION_FRACTION
+    assert in_tolerances(got - expected, tolerance(problem, expected)).max(initial=0) <= CONDITION_FRACTION
 
 
 def test_p4497_sample_is_gqa_test_001():
@@ -344,7 +344,7 @@ def test_new_writes_out_file(tmp_path):
      "error: --new: rule 'h_q divides d_model' (d_model % h_q == 0) fails for T = 4, d_model = 8, h_q = 3, h_k = 1"),
     (["mqa", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "colour=red"],
      "error: --new: unknown key 'colour' (allowed: category, decimals, distinct_rows, expose, id, input, limits, mask, "
-     "note, outer, scale, sizes, values)"),
+     "note, outer, scalars, scale, sizes, values)"),
     (["mha", "--new", "category=soft", "T=4", "d_model=8", "num_heads=2", "scale=0.00001", 'expose=["no_scale"]'],
      None),  # too small to expose anything: refused after every attempt
     ([], "error: command line: say what to do: all, validate, or a problem (see python -m testcases --help)"),
@@ -579,3 +579,22 @@ def _exp_fraction(x):
         shift = 256 - (total.numerator.bit_length() - total.denominator.bit_length())
         total = Fraction(round(total * 2**shift), 2**shift)  # keep 256 significant bits
     return total
+
+
+def test_sample_block_rounds_real_outputs_only():
+    """Token ids read as they are; reals get a rounded line beside the full precision."""
+    ints = sample_block([("001-sample", {"category": "sample", "input": {"u": [0.5]}, "expected": [4, 2]})])
+    reals = sample_block([("001-sample", {"category": "sample", "input": {"u": [0.5]}, "expected": [4.125, 2.0]})])
+    assert "Rounded" not in ints and "[4,\n 2]" in ints
+    assert "Rounded to 2 decimals for reading: `[4.12, 2.00]`." in reals
+
+
+def test_outer_all_ones_along_axes_of_different_lengths():
+    """"+" is all ones whatever its axis: W_Q's columns (d_model) and W_K's (h_k * d_k) may both use it
+    (paged's cache heads once crashed the generator with a numpy traceback)."""
+    run = cli("gqa", "--new", "category=extreme", "T=4", "d_model=8", "h_q=4", "h_k=2",
+              "outer.W_Q=s +", "outer.W_K=s +")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert {abs(v) for row in data["input"]["W_Q"] + data["input"]["W_K"] for v in row} == {10.0}
+    assert [len(set(row)) for row in data["input"]["W_K"]] == [1] * 8  # each row one sign: the column vector is +

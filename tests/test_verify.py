@@ -410,7 +410,7 @@ PACKAGE_RULES = {
     "sizes at both ends": (
         lambda root: _toml(root, "max = 512", "max = 600"),
         "packages/mqa/tests: no test has T = 600 (its max) (package rule: every size reaches its min and its max "
-        "in some test)"),
+        "in some test (a real scalar both ends of its range))"),
     "maxima in a large test": (
         lambda root: (_relabel(root, ["022-large.json"], "soft"), _relabel(root, ["021-soft.json"], "large")),
         "packages/mqa/tests: no test of category large has d_model = 256 (its max) (package rule: every size that "

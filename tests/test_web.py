@@ -27,7 +27,6 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from coach import history  # noqa: E402
 from coach.editorial import _solutions  # noqa: E402
-from web.access import csrf_of  # noqa: E402
 from web.app import EDITORIAL_WORKERS, create_app  # noqa: E402
 from web.jobs import finite  # noqa: E402
 
@@ -121,7 +120,7 @@ def test_the_token_sets_the_cookie_then_leaves_the_url(practice):
         first = client.get(f"/problem/gqa?token={TOKEN}&file=mine.py")
         assert first.status_code == 303 and first.headers["location"] == "/problem/gqa?file=mine.py"
         cookie = first.headers["set-cookie"]
-        assert cookie.startswith(f"judge_token={TOKEN};") and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert cookie.startswith("judge_session=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
         assert client.get("/api/problems").status_code == 200  # the cookie from now on
         assert client.get("/static/vendor/katex/katex.min.js").status_code == 200
 
@@ -132,9 +131,9 @@ def test_a_non_ascii_token_cookie_or_csrf_header_is_a_403(practice, where):
         if where == "query":
             refused = client.get("/api/problems?token=%C3%A9t%C3%A9")
         elif where == "cookie":
-            refused = client.get("/api/problems", headers={"Cookie": "judge_token=\xe9t\xe9".encode("latin-1")})
+            refused = client.get("/api/problems", headers={"Cookie": "judge_session=\xe9t\xe9".encode("latin-1")})
         else:
-            client.cookies.set("judge_token", TOKEN)
+            client.get(f"/?token={TOKEN}")
             refused = client.put("/api/problems/gqa/source", content="x = 1", headers={
                 "Origin": HERE, "X-CSRF-Token": "\xe9t\xe9".encode("latin-1"), "If-Match": "absent"})
         assert refused.status_code == 403, refused.text
@@ -173,12 +172,26 @@ def test_errors_are_pages_for_pages_and_json_for_the_api(client):
     assert client.get("/api/problems/gqa/statement?lang=fr").json() == {"error": "lang='fr': en or zh"}
 
 
-def test_the_csrf_token_survives_a_restart(practice):
+def test_the_cookie_is_not_the_token_and_grants_nothing_after_a_restart(practice):
+    """Browsers send 127.0.0.1's cookies to every port: the cookie holds a secret of this server
+    process, never the token, and the CSRF token is not derived from anything the cookie carries."""
     with opened(create_app(TOKEN, practice=practice)) as first:
-        pass
-    with opened(create_app(TOKEN, practice=practice)) as second:
-        assert first.csrf == second.csrf == csrf_of(TOKEN)
-    assert csrf_of(TOKEN) != csrf_of(TOKEN + "x")
+        cookie = first.cookies["judge_session"]
+        assert TOKEN not in cookie and cookie not in (first.csrf, TOKEN) and len(cookie) >= 32
+        assert first.get("/api/problems").status_code == 200
+    second_app = create_app(TOKEN, practice=practice)  # the same token, after a restart
+    with TestClient(second_app, base_url=HERE) as stale:
+        stale.cookies.set("judge_session", cookie)
+        refused = stale.get("/api/problems")
+        assert refused.status_code == 403 and refused.json() == {
+            "error": "open the URL the server printed (it carries the token)"}
+        assert stale.post("/api/problems/gqa/source", headers={"Origin": HERE, "X-CSRF-Token": first.csrf}
+                          ).status_code == 403
+    with opened(second_app) as second:
+        assert second.cookies["judge_session"] != cookie and second.csrf != first.csrf
+        assert second.post("/api/problems/gqa/source", headers={"Origin": HERE, "X-CSRF-Token": first.csrf}
+                           ).status_code == 403  # the old page's CSRF value is no use either
+        assert not (practice / "gqa.py").exists()
 
 
 @pytest.mark.parametrize("headers, message", [
@@ -516,6 +529,26 @@ def serve(tmp_path: Path, *args: str, env: dict | None = None, host: str = "127.
             time.sleep(0.05)
 
 
+def session_of(base: str) -> tuple[str, str]:
+    """The cookie and the CSRF token a browser gets by opening the URL the server printed."""
+    import urllib.error
+    import urllib.request
+
+    class Keep(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        urllib.request.build_opener(Keep).open(f"{base}/problem/gqa?token={TOKEN}", timeout=60)
+        raise AssertionError("the token in the URL was not answered with a redirect")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 303
+        cookie = exc.headers["Set-Cookie"].split(";")[0]
+    page = urllib.request.urlopen(urllib.request.Request(f"{base}/problem/gqa", headers={"Cookie": cookie}),
+                                  timeout=60).read().decode()
+    return cookie, re.search(r'<meta name="csrf" content="([^"]+)">', page).group(1)
+
+
 def stop(process: subprocess.Popen, sent: int = signal.SIGINT) -> tuple[int, str]:
     process.send_signal(sent)
     return process.wait(timeout=30), process.stderr.read()
@@ -528,7 +561,7 @@ def test_the_token_is_kept_across_restarts_and_rotated_on_request(tmp_path):
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and url.endswith(f"?token={kept.read_text().strip()}")
     again, url_again = serve(tmp_path)
     stop(again)
-    assert url_again.split("?")[1] == url.split("?")[1]  # open tabs keep working after a restart
+    assert url_again.split("?")[1] == url.split("?")[1]  # the printed URL is the same after a restart
     rotated, url_rotated = serve(tmp_path, "--new-token")
     stop(rotated)
     assert url_rotated.split("?")[1] != url.split("?")[1] and url_rotated.endswith(kept.read_text().strip())
@@ -576,21 +609,16 @@ def test_ctrl_c_or_sigterm_while_a_page_follows_a_judging_stops_everything_at_on
     practice = tmp_path / "practice"
     import urllib.request
 
+    cookie, csrf = "", ""
+
     def ask(method: str, path: str, body: bytes | None = None, headers: dict | None = None):
         request = urllib.request.Request(base + path, data=body, method=method,
-                                         headers={"Cookie": f"judge_token={TOKEN}", **(headers or {})})
+                                         headers={"Cookie": cookie, **(headers or {})})
         with urllib.request.urlopen(request, timeout=60) as answer:
             return json.loads(answer.read()) if "json" in answer.headers["content-type"] else answer.read()
 
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            ask("GET", "/api/ping")
-            break
-        except OSError:
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
-    changes = {"Origin": base, "X-CSRF-Token": csrf_of(TOKEN)}
+    cookie, csrf = session_of(base)
+    changes = {"Origin": base, "X-CSRF-Token": csrf}
     jobs = []
     for name in ("a.py", "b.py", "c.py"):
         made = ask("POST", f"/api/problems/gqa_decode/source?file={name}", headers=changes)
@@ -600,13 +628,13 @@ def test_ctrl_c_or_sigterm_while_a_page_follows_a_judging_stops_everything_at_on
     seen: list[str] = []
 
     def follow() -> None:
-        request = urllib.request.Request(f"{base}/api/jobs/{jobs[0]}/events",
-                                         headers={"Cookie": f"judge_token={TOKEN}"})
+        request = urllib.request.Request(f"{base}/api/jobs/{jobs[0]}/events", headers={"Cookie": cookie})
         with urllib.request.urlopen(request, timeout=120) as stream:
             seen.extend(line.decode().strip() for line in stream)
 
     follower = threading.Thread(target=follow, daemon=True)
     follower.start()
+    deadline = time.monotonic() + 60
     while not any(line == "event: test" for line in seen):  # the page has seen a test: the judging runs
         assert time.monotonic() < deadline + 120
         time.sleep(0.05)

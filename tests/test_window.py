@@ -141,5 +141,5 @@ def test_verify_wants_the_window_at_both_ends_of_its_range(tmp_path):
                            "solutions", "window"], capture_output=True, text=True, cwd=tmp_path, timeout=1800)
     assert (proc.returncode, proc.stderr) == (
         1, "verify: packages/window/tests: no test has window = 2048 (its max) (package rule: every size reaches its "
-           "min and its max in some test)\n")
+           "min and its max in some test (a real scalar both ends of its range))\n")
     assert "reference.py" not in proc.stdout

@@ -2,19 +2,21 @@
 
 Before any routing, every request passes `Guard`: its Host must name this server (localhost,
 127.0.0.1, [::1] or the --host given, with the port), else 421, so a DNS-rebinding page learns
-nothing; then it must carry the token (in the URL once, then a cookie), else 403, the same answer
-for every path, so nobody without the token learns which routes exist. A token in the URL sets
-the cookie and answers 303 to the same URL without it, so the token leaves the address bar, the
-history and any Referer. Every answer carries the security headers below; a page (which holds
-the CSRF token) is never cached. Errors are an HTML page for pages, JSON for the API.
+nothing; then it must carry the token in the URL once, or after that the session cookie, else
+403, the same answer for every path, so nobody without the token learns which routes exist. A
+token in the URL sets the cookie and answers 303 to the same URL without it, so the token leaves
+the address bar, the history and any Referer. Every answer carries the security headers below; a
+page (which holds the CSRF token) is never cached. Errors are an HTML page for pages, JSON for the API.
 
-The token is kept under $JUDGE_HOME (mode 0600) so that a restarted server keeps its open tabs,
-and the CSRF token is derived from it for the same reason.
+The cookie holds a session secret of this process, not the token: browsers send 127.0.0.1's
+cookies to every port, so another local server may see it; it grants nothing once this server
+restarts and never reveals the token. The CSRF token is another random value of this process,
+shown only in the page, so nothing a cookie carries derives it. The token itself is kept under
+$JUDGE_HOME (mode 0600): the URL the server prints stays the same across restarts.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import html
 import os
@@ -26,7 +28,7 @@ from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-COOKIE = "judge_token"
+COOKIE = "judge_session"
 CSRF_HEADER = "x-csrf-token"
 MIN_TOKEN_CHARS = 16
 TOKEN_FILE = "web-token"
@@ -83,11 +85,6 @@ def read_token_file(path: Path) -> str:
         raise TokenError(f"{path}: cannot be read as a token ({getattr(exc, 'strerror', None) or exc})") from None
 
 
-def csrf_of(token: str) -> str:
-    """The page's CSRF token: derived from the access token, so it survives a restart as the token does."""
-    return hmac.new(token.encode(), b"attention-judge csrf", hashlib.sha256).hexdigest()[:32]
-
-
 def same(given: str, expected: str) -> bool:
     """A constant-time comparison that any text may reach (a non-ASCII str makes hmac raise)."""
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode("utf-8"))
@@ -119,8 +116,8 @@ class Guard:
 
     state: State  # the application's, for whoever holds only the guard (the server, the tests)
 
-    def __init__(self, app, token: str, hosts: set[str]) -> None:
-        self.app, self.token, self.hosts = app, token, hosts
+    def __init__(self, app, token: str, hosts: set[str], session: str) -> None:
+        self.app, self.token, self.hosts, self.session = app, token, hosts, session
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -139,10 +136,10 @@ class Guard:
                 query = urlencode([(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1"),
                                                                 keep_blank_values=True) if k != "token"])
                 redirect = RedirectResponse(path + (f"?{query}" if query else ""), status_code=303)
-                redirect.set_cookie(COOKIE, self.token, httponly=True, samesite="strict", path="/")
+                redirect.set_cookie(COOKIE, self.session, httponly=True, samesite="strict", path="/")
                 await _with_headers(redirect, path)(scope, receive, send)
                 return
-        elif not same(request.cookies.get(COOKIE, ""), self.token):
+        elif not same(request.cookies.get(COOKIE, ""), self.session):
             await _with_headers(error(path, 403, "open the URL the server printed (it carries the token)"), path)(
                 scope, receive, send)
             return

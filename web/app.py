@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -40,8 +41,9 @@ from coach.editorial import editorial
 from coach.starter import write_starter
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems
+from problems.package import by_difficulty
 from web import statement
-from web.access import CSRF_HEADER, BodyTooLarge, Guard, allowed_hosts, csrf_of, error, read_body, same
+from web.access import CSRF_HEADER, BodyTooLarge, Guard, allowed_hosts, error, read_body, same
 from web.jobs import Busy, Job, JobQueue, judge_command
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +70,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
     """The application; `practice` is where users' files live (the terminal's practice/), `host`
     and `port` what the server is reached as (the Host check)."""
     practice = (practice or ROOT / "practice").resolve()
-    csrf = csrf_of(token)
+    session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)  # this process's (web/access.py)
     jobs = JobQueue(workers, **({"max_queued": max_queued} if max_queued is not None else {}))
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
     pool = ThreadPoolExecutor(EDITORIAL_WORKERS, thread_name_prefix="editorial")
@@ -122,7 +124,11 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
 
     # -- pages ---------------------------------------------------------------------------------
     async def index(request: Request) -> Response:
-        return page("list.html", problems=_listing(problems()))
+        listed = _listing(problems())
+        tag = request.query_params.get("tag", "")
+        tags = sorted({t for p in listed for t in p["tags"]})
+        shown_ = [p for p in listed if not tag or tag in p["tags"]]
+        return page("list.html", problems=shown_, tags=tags, tag=tag)
 
     async def problem_page(request: Request) -> Response:
         problem = problem_of(request)
@@ -352,7 +358,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
     })
     app.state.jobs = jobs
     app.state.shutdown = jobs.shutdown  # the server's signal handler calls it first (web/cli.py)
-    guard = Guard(app, token, allowed_hosts(host, port))
+    guard = Guard(app, token, allowed_hosts(host, port), session)
     guard.state = app.state
     return guard
 
@@ -395,8 +401,9 @@ def _existing(path: Path) -> Path:
 
 
 def _listing(problems: dict[str, Problem]) -> list[dict]:
+    """Every problem, easiest first, with its tags and the user's standing."""
     past = history.judgings()
     return [{"slug": p.slug, "id": p.id, "title": p.title, "titles": p.titles, "difficulty": p.difficulty,
-             "kind": "interactive" if p.interactive else "function",
+             "tags": list(p.tags), "kind": "interactive" if p.interactive else "function",
              **history.standing(p.slug, past, len(p.test_files()))}
-            for p in problems.values()]
+            for p in by_difficulty(list(problems.values()))]

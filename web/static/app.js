@@ -67,7 +67,7 @@ async function retry() {
   }
   if (!response.ok) {
     $("lost-text").textContent = response.status === 403
-      ? "The server answers, but with another token: open the URL it printed."
+      ? "The server answers, but this tab's session ended (it restarted, or has another token): open the URL it printed."
       : `The server answers ${response.status}: Retry in a moment.`;
     return;
   }
@@ -202,11 +202,24 @@ async function loadSource() {
     body = await call(api("source"));
   } catch (e) {
     if (e.status !== 404) { $("saved").textContent = e.message; return; }
-    body = await call(api("source"), {method: "POST"});  // the starter file: created by a POST only
+    if (file !== `${slug}.py`) {  // another name came with the URL: created only by the person's click
+      $("saved").textContent = "does not exist yet";
+      $("create-file").hidden = false;
+      return;
+    }
+    body = await call(api("source"), {method: "POST"});  // the problem's own file: its starter, by a POST
   }
   applyDisk(body, body.created ? "a new starter file" : "");
   editor.clearHistory();
 }
+
+$("create-file").addEventListener("click", async () => {
+  const body = await call(api("source"), {method: "POST"}).catch((e) => { $("saved").textContent = e.message; });
+  if (!body) return;
+  $("create-file").hidden = true;
+  applyDisk(body, body.created ? "a new starter file" : "");
+  editor.clearHistory();
+});
 
 // A tab that comes back picks up a change made elsewhere, when it has none of its own.
 async function pickUp() {

@@ -1,0 +1,20 @@
+# WRONG: the gradient copied straight through the softmax, dS = dP (pjreddie/darknet PR #96: softmax_layer's backward 'simply copying gradient w.r.t output into gradient w.r.t. input').
+"""Attention backward pass, vectorised over the heads."""
+
+import numpy as np
+
+
+class Solution:
+    def attention_backward(self, Q, K, V, dO):
+        Q, K, V, dO = (np.asarray(a, dtype=np.float64) for a in (Q, K, V, dO))
+        scale = 1.0 / np.sqrt(Q.shape[-1])
+        S = Q @ K.transpose(0, 2, 1) * scale
+        P = np.exp(S - S.max(axis=-1, keepdims=True))
+        P /= P.sum(axis=-1, keepdims=True)
+        dV = P.transpose(0, 2, 1) @ dO
+        dP = dO @ V.transpose(0, 2, 1)
+        D = np.sum(P * dP, axis=-1, keepdims=True)
+        dS = dP
+        dQ = dS @ K * scale
+        dK = dS.transpose(0, 2, 1) @ Q * scale
+        return dQ, dK, dV

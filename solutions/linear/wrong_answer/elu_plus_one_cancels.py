@@ -1,0 +1,16 @@
+# WRONG: elu(x) + 1 computed as (exp(x) - 1) + 1, which is exactly 0 below x = -37 in float64 (fla-org/flash-linear-attention#1261 hit it in bf16 at x = -8).
+import numpy as np
+
+
+def phi(x):
+    return np.where(x > 0, x, np.exp(np.minimum(x, 0.0)) - 1.0) + 1.0
+
+
+class Solution:
+    def linear_attention(self, Q, K, V):
+        fq = phi(np.asarray(Q, dtype=np.float64))
+        fk = phi(np.asarray(K, dtype=np.float64))
+        V = np.asarray(V, dtype=np.float64)
+        S = np.cumsum(np.einsum("htd,hte->htde", fk, V), axis=1)
+        z = np.cumsum(fk, axis=1)
+        return np.einsum("htd,htde->hte", fq, S) / np.einsum("htd,htd->ht", fq, z)[..., None]

@@ -1,0 +1,16 @@
+# WRONG: off by one: position t sums the keys u < t only (an exclusive prefix sum), so it never sees itself and row 0 is 0/0.
+import numpy as np
+
+
+def phi(x):
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+class Solution:
+    def linear_attention(self, Q, K, V):
+        fq = phi(np.asarray(Q, dtype=np.float64))
+        fk = phi(np.asarray(K, dtype=np.float64))
+        V = np.asarray(V, dtype=np.float64)
+        S = np.cumsum(np.einsum("htd,hte->htde", fk, V), axis=1) - np.einsum("htd,hte->htde", fk, V)
+        z = np.cumsum(fk, axis=1) - fk
+        return np.einsum("htd,htde->hte", fq, S) / np.einsum("htd,htd->ht", fq, z)[..., None]

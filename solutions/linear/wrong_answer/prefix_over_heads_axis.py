@@ -1,0 +1,16 @@
+# WRONG: the prefix sums taken over the heads axis instead of the positions (fla-org/flash-linear-attention PR #594 and issue #850).
+import numpy as np
+
+
+def phi(x):
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+class Solution:
+    def linear_attention(self, Q, K, V):
+        fq = phi(np.asarray(Q, dtype=np.float64))
+        fk = phi(np.asarray(K, dtype=np.float64))
+        V = np.asarray(V, dtype=np.float64)
+        S = np.cumsum(np.einsum("htd,hte->htde", fk, V), axis=0)
+        z = np.cumsum(fk, axis=0)
+        return np.einsum("htd,htde->hte", fq, S) / np.einsum("htd,htd->ht", fq, z)[..., None]

@@ -1,0 +1,21 @@
+# WRONG: softmax over all experts, then the top_k probabilities used as they are, without renormalising them to sum 1 (Switch Transformer's convention, not Mixtral's); HabanaAI/vllm-fork PR #73 "Normalize router weights in MoE OP" fixed this for Mixtral.
+import numpy as np
+
+
+class Solution:
+    def sparse_moe(self, X, W_g, W1, W2, W3, top_k):
+        X = np.asarray(X, dtype=np.float64)
+        W1, W2, W3 = (np.asarray(W, dtype=np.float64) for W in (W1, W2, W3))
+        L = X @ np.asarray(W_g, dtype=np.float64)
+        P = np.exp(L - L.max(axis=1, keepdims=True))
+        P /= P.sum(axis=1, keepdims=True)
+        chosen = np.argsort(-L, axis=1, kind="stable")[:, :top_k]
+        w = np.take_along_axis(P, chosen, axis=1)
+        out = np.zeros_like(X)
+        for t in range(X.shape[0]):
+            for j, e in enumerate(chosen[t]):
+                g = X[t] @ W1[e]
+                with np.errstate(over="ignore"):
+                    silu = g / (1.0 + np.exp(-g))
+                out[t] += w[t, j] * ((silu * (X[t] @ W3[e])) @ W2[e])
+        return out

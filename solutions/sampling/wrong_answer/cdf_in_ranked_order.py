@@ -1,0 +1,28 @@
+# WRONG: the CDF is accumulated over the tokens sorted by probability (largest first) instead of in token-id order, the way torch.multinomial is often fed the sorted probabilities; u then lands on another token.
+"""Batched next-token sampling with temperature, top-k and top-p."""
+
+import numpy as np
+
+
+class Solution:
+    def sample_next_tokens(self, logits, temperature, top_k, top_p, u):
+        s = np.asarray(logits, dtype=np.float64) / temperature
+        u = np.asarray(u, dtype=np.float64)
+        B, V = s.shape
+        rows = np.arange(B)[:, None]
+        k = V if top_k == 0 else top_k
+        order = np.argsort(-s, axis=1, kind="stable")  # largest first, ties by lower index
+        ranked = s[rows, order]
+        e = np.exp(ranked - ranked[:, :1])
+        e[:, k:] = 0.0
+        prob = e / e.sum(axis=1, keepdims=True)
+        before = np.cumsum(prob, axis=1) - prob  # mass ranked strictly before each token
+        keep = np.arange(V)[None, :] < k
+        if top_p < 1:
+            keep = keep & (before < top_p)
+        keep[:, 0] = True
+        w = np.where(keep, e, 0.0)  # still in ranked order
+        cdf = np.cumsum(w / w.sum(axis=1, keepdims=True), axis=1)
+        j = (cdf <= u[:, None]).sum(axis=1)
+        j = np.minimum(j, keep.sum(axis=1) - 1)
+        return order[np.arange(B), j]

@@ -1,0 +1,30 @@
+# WRONG: top-p keeps a token only while the cumulative mass including it is below top_p, so the token that crosses top_p is dropped (the 'sorted_indices_to_remove = cumulative_probs > top_p' filter without the shift right; neuralmagic/deepsparse PR #1291 'fix top_p bug').
+"""Batched next-token sampling with temperature, top-k and top-p."""
+
+import numpy as np
+
+
+class Solution:
+    def sample_next_tokens(self, logits, temperature, top_k, top_p, u):
+        s = np.asarray(logits, dtype=np.float64) / temperature
+        u = np.asarray(u, dtype=np.float64)
+        B, V = s.shape
+        rows = np.arange(B)[:, None]
+        k = V if top_k == 0 else top_k
+        order = np.argsort(-s, axis=1, kind="stable")  # largest first, ties by lower index
+        ranked = s[rows, order]
+        e = np.exp(ranked - ranked[:, :1])
+        e[:, k:] = 0.0
+        prob = e / e.sum(axis=1, keepdims=True)
+        before = np.cumsum(prob, axis=1) - prob  # mass ranked strictly before each token
+        keep = np.arange(V)[None, :] < k
+        if top_p < 1:
+            keep = keep & (before + prob < top_p)
+        keep[:, 0] = True
+        w = np.zeros((B, V))
+        w[rows, order] = np.where(keep, e, 0.0)
+        cdf = np.cumsum(w / w.sum(axis=1, keepdims=True), axis=1)
+        token = (cdf <= u[:, None]).sum(axis=1)
+        kept = w > 0
+        last = V - 1 - np.argmax(kept[:, ::-1], axis=1)
+        return np.where(token >= V, last, token)
