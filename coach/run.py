@@ -48,8 +48,19 @@ def own_case(problem: Problem, path: Path) -> TestCase:
     inputs = {name: data["input"][name] for name in problem.arg_names}
     expected = oracle.run(problem, inputs)
     if not np.all(np.isfinite(expected)):
-        raise ProblemError(f"{path}: the reference's output is not finite on this input")
+        raise ProblemError(f"{path}: {no_single_answer(problem)}")
     return TestCase(path.stem, path, inputs, expected.tolist(), {"note": f"your input {shown(path)}"})
+
+
+def no_single_answer(problem: Problem) -> str:
+    """Why an input whose expected output is NaN or inf is refused: the reference marks so an input
+    with no single right answer (one a rounding decides), and the statement may say where that is."""
+    if problem.no_single_answer:
+        return (f"refused: {problem.slug} has no single right answer on this input: it comes too close to a "
+                f"boundary where rounding decides (the statement's section \"{problem.no_single_answer}\" says "
+                "how close an input may come)")
+    return (f"refused: {problem.slug} has no single right answer on this input (the reference's output is NaN "
+            "or infinite there)")
 
 
 def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tuple[Report, np.ndarray | None]:

@@ -117,6 +117,9 @@ class Problem:
     accepted_divisor: int | None = None
     reference_divisor: int | None = None
     attention: bool = False  # [verify] attention = true: the attention package rules apply too
+    # The statement's section (its English heading) saying where an input has no single right answer
+    # and the reference returns NaN: `judge run --input` names it when it refuses such an input.
+    no_single_answer: str | None = None
 
     @property
     def exact(self) -> bool:
@@ -277,6 +280,7 @@ def load_path(root: Path) -> Problem:
         derived=derived,
         difficulty=_difficulty(data, path),
         tags=_tags(data, path),
+        no_single_answer=_no_single_answer(data, path),
         rules=tuple(Rule(_require(r, "expr", str, path, f"rules[{i}]."), _require(r, "text", str, path, f"rules[{i}]."),
                          r.get("text_zh", ""))
                     for i, r in enumerate(data.get("rules", []), 1)),
@@ -499,6 +503,15 @@ def _difficulty(data: dict, path: Path) -> int | None:
     value = data["difficulty"]
     if type(value) is not int or not 1 <= value <= 10:
         raise ProblemError(f"{path}: 'difficulty' must be a whole number from 1 to 10, got {value!r}")
+    return value
+
+
+def _no_single_answer(data: dict, path: Path) -> str | None:
+    """`no_single_answer`: a heading of spec.md (without the #), such as "Checking"."""
+    value = data.get("no_single_answer")
+    if value is not None and (not isinstance(value, str) or not value.strip() or "\n" in value):
+        raise ProblemError(f"{path}: 'no_single_answer' must name a section of spec.md (its heading, e.g. "
+                           f"\"Checking\"), got {value!r}")
     return value
 
 

@@ -238,6 +238,13 @@ def statements_current(problem: Problem, tests: list[Stored], _: Path) -> str | 
     return None
 
 
+def refusal_has_its_section(problem: Problem, tests: list[Stored], _: Path) -> str | None:
+    section = problem.no_single_answer
+    if section and f"\n## {section}\n" not in "\n" + problem.spec_path.read_text(encoding="utf-8"):
+        return f"{shown(problem.spec_path)}: no section '## {section}', which no_single_answer in problem.toml names"
+    return None
+
+
 def wrong_answers_have_steps(problem: Problem, tests: list[Stored], solutions: Path) -> str | None:
     folder = solutions / problem.slug / "wrong_answer"
     files = sorted(p.name for p in folder.glob("*.py"))
@@ -280,4 +287,5 @@ RULES = (
     Rule("spec.md and spec.zh.md carry the constraints and sample blocks as make testcases renders them",
          statements_current),
     Rule("every wrong answer names its statement step in wrong_answer/steps.toml", wrong_answers_have_steps),
+    Rule("spec.md has the section that no_single_answer in problem.toml names", refusal_has_its_section),
 )

@@ -58,6 +58,38 @@ def test_start_writes_a_starter_that_judges_to_runtime_error_and_never_overwrite
         "RE", "NotImplementedError: write grouped_query_attention: see problems/gqa/spec.md")
 
 
+@pytest.mark.parametrize("slug, lines", [  # lines of the docstring, indentation aside
+    ("sampling", ["(np.asarray(x, dtype=np.float64) for values), a float as a Python float, an int as a Python int:",
+                  "Return: shape (B), integers: a list or a numpy array."]),
+    ("speculative", ["(np.asarray(x, dtype=np.float64) for values, np.asarray(x, dtype=np.int64) for ints), a float as",
+                     "draft_tokens: shape (K), ints in [0, V - 1]; the K tokens the draft model proposed, in order",
+                     "Return: shape (K + 1), integers: a list or a numpy array."]),
+    ("cross_entropy", ["Return: one number (a float, or a numpy array holding one element), full precision."]),
+    ("attention_backward", [
+        "Return: 3 arrays of numbers of shape (h, T, d), in the order the statement's Output gives: a",
+        "tuple or list of them, or one numpy array of shape (3, h, T, d), full precision."]),
+    ("gqa_decode", ["Return: row t of the output, shape (d_model), numbers: a list or a numpy array, full precision."]),
+    ("masked", ["(np.asarray(x, dtype=np.float64) for values, np.asarray(x, dtype=np.int64) for ints and masks),",
+                "Return: shape (B, T_q, d_model), numbers: a list of lists or a numpy array, full precision."]),
+])
+def test_a_starter_says_how_each_argument_arrives_and_what_to_return(tmp_path, home, slug, lines):
+    target = tmp_path / f"{slug}.py"
+    assert judge(home, "start", slug, "--out", str(target)).returncode == 0
+    source = [line.strip() for line in target.read_text().splitlines()]
+    assert [line for line in lines if line not in source] == []
+
+
+@pytest.mark.slow  # a start and a run per problem
+@pytest.mark.parametrize("slug", [p.slug for p in all_problems()])
+def test_every_starter_runs_to_its_not_implemented_error(tmp_path, home, slug):
+    target = tmp_path / f"{slug}.py"
+    assert judge(home, "start", slug, "--out", str(target)).returncode == 0
+    ran = json.loads(judge(home, "run", str(target), "--json").stdout)
+    first = "__init__" if load(slug).interactive else load(slug).method
+    assert (ran["verdict"], ran["test"]["message"].removesuffix(" while constructing Solution()")) == (
+        "RE", f"NotImplementedError: write {first}: see problems/{slug}/spec.md")
+
+
 def test_help_lists_every_command(home):
     """`python -m judge --help` names each subcommand __main__ routes, with its one line."""
     shown = judge(home, "--help")
@@ -164,6 +196,40 @@ def test_a_bad_own_input_gets_the_validators_message(tmp_path, home, change, mes
     assert (ran.returncode, ran.stdout) == (2, "")
     assert ran.stderr.startswith(f"error: {case}: ") and ran.stderr.count("\n") == 1
     assert message in ran.stderr
+
+
+TIED = {"logits": [[0, 0]], "temperature": 1.0, "top_k": 0, "top_p": 1.0, "u": [0.5]}  # u on the CDF's step
+
+
+def test_an_own_input_with_no_single_right_answer_is_refused_naming_the_section(tmp_path, home):
+    slug = "sampling"
+    case = tmp_path / "tied.json"
+    case.write_text(json.dumps({"input": TIED}))
+    reference = ROOT / "problems" / slug / "reference.py"
+    ran = judge(home, "run", str(reference), "--input", str(case))
+    message = (f"{case}: refused: {slug} has no single right answer on this input: it comes too close to a boundary "
+               "where rounding decides (the statement's section \"Checking\" says how close an input may come)")
+    assert (ran.returncode, ran.stdout, ran.stderr) == (2, "", f"error: {message}\n")
+    assert "## Checking\n" in (ROOT / "problems" / slug / "spec.md").read_text()
+    as_json = judge(home, "run", str(reference), "--input", str(case), "--json")
+    assert (as_json.returncode, json.loads(as_json.stdout)) == (2, {"error": message})
+
+
+@pytest.mark.parametrize("gap, refused", [(1e-12, True), (0.0, False), (1e-6, False)])
+def test_moe_refuses_router_logits_nearly_tied_at_the_cut_but_not_equal_or_apart(tmp_path, home, gap, refused):
+    """Two experts, top_k = 1: the logits 0.5 and 0.5 + gap. A gap within 1e-9 lets rounding pick the
+    expert; an exact tie is the tie rule's, and 1e-6 is clearly apart."""
+    case = tmp_path / "router.json"
+    case.write_text(json.dumps({"input": {"X": [[1]], "W_g": [[0.5, 0.5 + gap]], "W1": [[[1]], [[-1]]],
+                                          "W2": [[[1]], [[1]]], "W3": [[[1]], [[1]]], "top_k": 1}}))
+    ran = judge(home, "run", str(ROOT / "problems" / "moe" / "reference.py"), "--input", str(case), "--no-record")
+    if refused:
+        assert (ran.returncode, ran.stdout, ran.stderr) == (2, "", (
+            f"error: {case}: refused: moe has no single right answer on this input: it comes too close to a "
+            "boundary where rounding decides (the statement's section \"Checking\" says how close an input may "
+            "come)\n"))
+    else:
+        assert (ran.returncode, ran.stderr) == (0, "") and "Accepted" in ran.stdout
 
 
 @pytest.mark.slow

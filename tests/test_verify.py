@@ -73,9 +73,12 @@ def verify(root: Path, *argv: str, env: dict[str, str] | None = None) -> subproc
 
 
 def _pressure(path: Path, total_us: int) -> None:
-    """A stand-in for /proc/pressure/cpu whose "some" counter stands at total_us."""
-    path.write_text(f"some avg10=0.00 avg60=0.00 avg300=0.00 total={total_us}\n"
+    """A stand-in for /proc/pressure/cpu whose "some" counter stands at total_us, replaced whole so
+    that verify never reads it half written."""
+    part = path.with_suffix(".part")
+    part.write_text(f"some avg10=0.00 avg60=0.00 avg300=0.00 total={total_us}\n"
                     "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
+    part.replace(path)
 
 
 @pytest.mark.slow
@@ -461,6 +464,10 @@ PACKAGE_RULES = {
             '"no_scale.py" = 3\n"squeezed_output_at_T1.py" = "Output"\n'),
         "solutions/mqa/wrong_answer/steps.toml: no step for forgot_b_V.py (package rule: every wrong answer names "
         "its statement step in wrong_answer/steps.toml)"),
+    "no_single_answer's section": (
+        lambda root: _toml(root, "output_shape = ", 'no_single_answer = "Refusals"\noutput_shape = '),
+        "packages/mqa/spec.md: no section '## Refusals', which no_single_answer in problem.toml names (package "
+        "rule: spec.md has the section that no_single_answer in problem.toml names)"),
 }
 
 

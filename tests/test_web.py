@@ -379,6 +379,15 @@ def test_run_on_the_sample_and_on_an_own_input(client):
     assert "h_k" in refused["message"]
 
 
+def test_an_own_input_with_no_single_right_answer_is_refused_as_the_command_says(client):
+    reference = (ROOT / "problems" / "sampling" / "reference.py").read_text()
+    tied = {"logits": [[0, 0]], "temperature": 1.0, "top_k": 0, "top_p": 1.0, "u": [0.5]}  # u on the CDF's step
+    refused = judged(client, "sampling", "run", reference, content=json.dumps({"input": tied}))[-1]
+    assert refused["event"] == "error" and refused["message"] == (
+        "your input: refused: sampling has no single right answer on this input: it comes too close to a boundary "
+        "where rounding decides (the statement's section \"Checking\" says how close an input may come)")
+
+
 def test_an_own_input_nested_too_deep_is_refused_before_parsing(client):
     deep = b'{"input": {"X": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
     save(client, "gqa", ACCEPTED)
