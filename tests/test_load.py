@@ -199,20 +199,21 @@ def _run_child(path: Path) -> int | None:
 
 @pytest.mark.parametrize(("problem", "method", "throttled"), [
     ("gqa", "grouped_query_attention", "first run"), ("gqa", "grouped_query_attention", "every run"),
-    ("gqa", "grouped_query_attention", "every run, then a sleeper"), ("gqa_decode", "__init__", "first run")])
+    ("gqa", "grouped_query_attention", "every run, then a sleeper"),
+    ("gqa", "grouped_query_attention", "every run, then a sleeper, --all"), ("gqa_decode", "__init__", "first run")])
 def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, throttled):
     """Under a 10% CPU quota the run waits for a CPU ~90% of its wall clock and ends at 1.25x its
     limit: its test is judged again, alone, a few seconds later (a function problem's and an
     interactive one's). With the quota lifted after the first run, the run that counts is AC and
     the report says why the first did not count. Kept on, every run is held back: the machine is
     too busy to judge it (exit 2, as before), unless a later test is TLE whatever the load (asleep
-    here), which makes the verdict TLE either way."""
+    here), which makes the verdict TLE either way, with --all too (make verify judges so)."""
     original = ROOT / "problems" / problem
     package = tmp_path / problem
     (package / "tests").mkdir(parents=True)
     (package / "problem.toml").write_text(re.sub(r"(?m)^time_limit_ms = \d+", f"time_limit_ms = {HELD_BACK_LIMIT_MS}",
                                                  (original / "problem.toml").read_text()))
-    sleeper = throttled == "every run, then a sleeper"
+    sleeper = throttled.startswith("every run, then a sleeper")
     for name in ["001-sample"] + ["002-edge"] * sleeper:
         shutil.copy(original / "tests" / f"{name}.json", package / "tests")
     path = tmp_path / "held_back.py"
@@ -221,7 +222,8 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, t
     throttle = _Throttle(f"judge-test-{os.getpid()}")
     proc = None
     try:
-        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json", "--progress"),
+        every = ["--all"] if throttled.endswith("--all") else []
+        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json", "--progress", *every),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=judge_env())
         throttle.limit(10)
         deadline = time.monotonic() + 60
