@@ -55,12 +55,14 @@ test: compiled
 	$(PY) -m pytest
 
 ## make lint: ruff (lint, import order) and mypy over the packages; CI runs it before the tests.
-## sandbox/inside/ is checked on its own, as the fork server imports it: by bare module names.
+## sandbox/inside/ is checked on its own, as the fork server imports it: by bare module names;
+## grading/ and the protocol (the judging's result and the run's header) also with --strict.
 INSIDE_MODULES := $(patsubst sandbox/inside/%.py,%,$(filter-out %/__init__.py,$(wildcard sandbox/inside/*.py)))
 lint: $(STAMP)
 	$(PY) -m ruff check
 	$(PY) -m mypy
 	MYPYPATH=sandbox/inside $(PY) -m mypy $(addprefix -m ,$(INSIDE_MODULES))
+	$(PY) -m mypy --strict --follow-imports=silent grading sandbox/inside/protocol.py
 
 ## make testcases [PROBLEM=window]: regenerate every problem's (or one's) stored tests and statement blocks.
 testcases: compiled

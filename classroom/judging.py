@@ -10,10 +10,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from grading.session import Report, judge_file
+from grading.judgement import Report, Summary, Verdict, failed_summary, summary_of
+from grading.session import Options, given, judge_file
 from grading.source import MAX_SOURCE_BYTES
 from grading.tests import TestData, test_data
-from grading.verdict import Verdict
 from problems import Problem, ProblemError
 from sandbox.errors import MachineBusy, SandboxError
 from sandbox.sandbox import Sandbox, run_label
@@ -57,7 +57,7 @@ class WarmJudge:
             self._tests[problem.slug] = kept
         return kept[1]
 
-    def judge(self, slug: str, code: str) -> dict:
+    def judge(self, slug: str, code: str) -> Summary:
         """The result to store: verdict, message, tests, CPU and memory. Never raises for the
         submission's doing; a judging that cannot be done here is JE with the reason."""
         problem = self.problems.get(slug)
@@ -65,8 +65,8 @@ class WarmJudge:
             return internal(f"no problem {slug!r} on this worker")
         source = code.encode("utf-8", errors="surrogatepass")
         if len(source) > MAX_SOURCE_BYTES:
-            return {"verdict": "CE", "message": f"the file is {len(source)} bytes, over the {MAX_SOURCE_BYTES >> 20} "
-                    "MiB limit for a source file", "tests": [], "passed": 0, "total": 0}
+            return failed_summary(Verdict.CE, f"the file is {len(source)} bytes, over the {MAX_SOURCE_BYTES >> 20} "
+                                  "MiB limit for a source file")
         path = self.workdir / SOURCE_NAME
         busy, lost = 0, False
         try:
@@ -75,7 +75,7 @@ class WarmJudge:
                 path.write_bytes(source)
                 sandbox = self._sandbox()
                 try:
-                    report = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
+                    report = judge_file(path, problem, Options(given(tests), sandbox=sandbox, keep_sandbox=True))
                 except MachineBusy:
                     busy += 1
                     if busy > BUSY_RETRIES:
@@ -102,22 +102,13 @@ def _stamp(path: Path) -> tuple:
     return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino
 
 
-def internal(message: str) -> dict:
+def internal(message: str) -> Summary:
     """JE: the judging failed, not the submission (DMOJ calls it IE, Internal Error)."""
-    return {"verdict": "JE", "message": message, "tests": [], "passed": 0, "total": 0}
+    return failed_summary(Verdict.JE, message)
 
 
-def result_of(report: Report) -> dict:
-    tests = [{"name": t.name, "verdict": t.verdict.name, "time_ms": t.time_ms, "memory_mb": t.memory_mb,
-              "message": t.message[:MESSAGE_BYTES], **({"step": t.step} if t.step is not None else {}),
-              **({"judged_again": t.judged_again} if t.judged_again else {})}
-             for t in report.tests]
-    times = [t.time_ms for t in report.tests if t.time_ms is not None]
-    memory = [t.memory_mb for t in report.tests if t.memory_mb is not None]
-    return {"verdict": report.verdict.name, "message": report.message[:MESSAGE_BYTES],
-            "traceback": report.traceback[:MESSAGE_BYTES], "tests": tests, "passed": report.passed,
-            "total": report.total, "cpu_ms": max(times) if times else None,
-            "memory_mb": max(memory) if memory else None}
+def result_of(report: Report) -> Summary:
+    return summary_of(report, MESSAGE_BYTES)
 
 
 def cores() -> int:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
+from grading.judgement import summary_from_json
+
 DB_NAME = "class.sqlite"
 SESSION_DAYS = 14
 PAGE = 500  # submissions in a listing's page (GET /api/submissions?before=<id> for the next)
@@ -211,17 +213,16 @@ class Store:
         return self.db().execute("SELECT 1 FROM submissions WHERE id = ? AND round = ? AND status != 'done'",
                                  (job.submission, job.round)).fetchone() is not None
 
-    def finish(self, submission: int, round_: int, result: dict) -> bool:
-        """Store a round's result; False (nothing written) when it is not the current round or is
-        stored already: each judging is stored once."""
-        tests = result.get("tests") or []
+    def finish(self, submission: int, round_: int, result: object) -> bool:
+        """Store a round's result (a Summary, read as one whatever came back); False (nothing
+        written) when it is not the current round or is stored already: each judging is stored once."""
+        summary = summary_from_json(result)
         cursor = self.db().execute(
             "UPDATE submissions SET status = 'done', verdict = ?, message = ?, tests = ?, cpu_ms = ?, memory_mb = ?, "
             "attempts = ?, judged = ? WHERE id = ? AND round = ? AND status != 'done'",
-            (str(result.get("verdict")), "\n".join(filter(None, [result.get("message"), result.get("traceback")])),
-             json.dumps(tests),
-             result.get("cpu_ms"), result.get("memory_mb"), int(result.get("attempts") or 1), time.time(),
-             submission, round_))
+            (summary["verdict"], "\n".join(filter(None, [summary["message"], summary["traceback"]])),
+             json.dumps(summary["tests"]), summary["cpu_ms"], summary["memory_mb"], summary["attempts"],
+             time.time(), submission, round_))
         return cursor.rowcount == 1
 
     def rejudge(self, submission_ids: list[int]) -> list[Job]:

@@ -18,7 +18,7 @@ from coach.run import run_file, side_by_side
 from coach.starter import write_starter
 from coach.stress import stress
 from grading import report as render
-from grading.session import judge_file
+from grading.session import problem_of
 from problems import ProblemError, all_problems, load
 from problems.package import by_difficulty, shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
@@ -158,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
             "output": test.got.tolist() if test is not None and test.got is not None else None,
             "expected": expected.tolist() if expected is not None else None,
             "test": render.test_json(test, report.problem) if test is not None else None,
-            **({"traceback": render.shown(report.traceback, lines=True)} if report.traceback.strip() else {}),
+            **({"traceback": render.escaped(report.traceback, lines=True)} if report.traceback.strip() else {}),
         }))
     else:
         print(render.to_text(report, colour=sys.stdout.isatty()))
@@ -195,7 +195,7 @@ def _stress(args: argparse.Namespace) -> int:
         raise ProblemError(f"{args.file}: no such file")
     if args.n < 1:
         raise ProblemError(f"--n {args.n}: give at least one input")
-    problem = load(args.problem) if args.problem else judge_file(args.file, None, cases=lambda p: []).problem
+    problem = load(args.problem) if args.problem else problem_of(args.file)
     if problem is None:
         raise ProblemError(f"{args.file}: does not compile; judge it to see why")
     found = stress(args.file, problem, args.n, args.seed)
@@ -218,7 +218,7 @@ def _stress(args: argparse.Namespace) -> int:
     print(f"{problem.slug}: input {found.tried} disagrees with the reference ({found.verdict}); shrunk to {sizes}:\n")
     for name, value in found.case.input.items():
         print(f"  {name} = {json.dumps(value)}")
-    print(f"\n  {render.shown(found.message)}\n")
+    print(f"\n  {render.escaped(found.message)}\n")
     expected = np.asarray(found.case.expected, dtype=np.float64)
     print("\n".join(side_by_side(found.got, expected, problem.abs_tol, problem.rel_tol, problem.interactive)))
     print(f"\nsaved as {shown(saved)}; rerun it: .venv/bin/python -m judge run {shown(args.file)} "

@@ -13,17 +13,47 @@ from __future__ import annotations
 
 import re
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from coach.nonfinite import diagnosis
 from grading.checker import compare
-from grading.session import Report, judge_file
+from grading.judgement import Report
+from grading.session import Options, judge_file
 from problems import Problem, TestCase, read_test
 from problems.bundled import SOLUTIONS
 from problems.package import read_toml
 from problems.statement import statement_steps
+
+
+@dataclass
+class Hint:
+    """A hint, a section of the report (grading/judgement.py's Section) under the key "hint".
+    kind: "step" (a bundled mistake gives the same output: `step` names where, and at level 2
+    `matches` and `bugs` name the mistakes), "own" (none does), "nonfinite" (none does, and the
+    output holds NaN or inf: `nonfinite` says where and `text` what it means), "not_wa" (the
+    verdict is not a Wrong Answer, which is all hints explain), "none" (no hint can be had: `text`
+    says why). `nonfinite` is None unless the output holds NaN or inf."""
+
+    level: int
+    kind: str
+    text: str
+    step: str | None = None
+    matches: list[str] | None = None
+    bugs: list[str] | None = None
+    nonfinite: dict[str, Any] | None = None
+
+    key = "hint"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "kind": self.kind, "step": self.step, "matches": self.matches,
+                "bugs": self.bugs, "nonfinite": self.nonfinite, "text": self.text}
+
+    def to_text(self) -> str:
+        return f"Hint (level {self.level}): {self.text}"
 
 
 def _step_text(problem: Problem, step) -> str:
@@ -38,22 +68,16 @@ def _bug(path: Path) -> str:
     return re.sub(r"^#\s*(WRONG:\s*)?", "", first).strip().rstrip(".") or path.stem.replace("_", " ")
 
 
-def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
-    """The hint for a report judged with keep_output: {"level", "kind", "step", "matches", "bugs",
-    "nonfinite", "text"}. kind: "step" (a bundled mistake gives the same output: `step` names where,
-    and at level 2 `matches` and `bugs` name the mistakes), "own" (none does), "nonfinite" (none
-    does, and the output holds NaN or inf: `nonfinite` says where and `text` what it means),
-    "not_wa" (the verdict is not a Wrong Answer, which is all hints explain), "none" (no hint can
-    be had: `text` says why). `nonfinite` is None unless the output holds NaN or inf."""
+def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> Hint:
+    """The hint for a report judged with keep_output (its kinds: Hint)."""
     problem, failure = report.problem, report.first_failure
     if report.verdict != "WA":
         return not_a_wrong_answer(report, level)
-    none = {"level": level, "kind": "none", "step": None, "matches": None, "bugs": None, "nonfinite": None}
     if problem is None or failure is None or failure.verdict != "WA" or failure.got is None:
-        return {**none, "text": "hints need a Wrong Answer with a readable output"}
+        return Hint(level, "none", "hints need a Wrong Answer with a readable output")
     case_path = problem.tests_dir / f"{failure.name}.json"
     if not case_path.is_file():
-        return {**none, "text": "hints work on the stored tests only"}
+        return Hint(level, "none", "hints work on the stored tests only")
     case = read_test(problem, case_path)
     folder = solutions / problem.slug / "wrong_answer"
     index_path = folder / "steps.toml"
@@ -61,31 +85,28 @@ def hint(report: Report, level: int, solutions: Path = SOLUTIONS) -> dict:
     odd = diagnosis(failure.got, problem.interactive, failure.step)
     matches = matching(problem, case, failure.got, sorted(folder.glob("*.py")))
     if not matches and odd is not None:
-        return {**none, "kind": "nonfinite", "nonfinite": odd,
-                "text": f"{odd['text']}. No bundled mistake shares a wrong finite value with your output on this "
-                        "test, so no step is named: check where the first NaN or inf appears in your code on "
-                        "this test's input (np.isfinite after each step)"}
+        return Hint(level, "nonfinite", f"{odd['text']}. No bundled mistake shares a wrong finite value with your "
+                    "output on this test, so no step is named: check where the first NaN or inf appears in your code "
+                    "on this test's input (np.isfinite after each step)", nonfinite=odd)
     if not matches:
-        return {**none, "kind": "own",
-                "text": "no bundled mistake gives your output on this test: the bug is one of your own. "
-                        "Compare your output with the reference's: python -m judge run FILE"}
+        return Hint(level, "own", "no bundled mistake gives your output on this test: the bug is one of your own. "
+                    "Compare your output with the reference's: python -m judge run FILE")
     steps = list(dict.fromkeys(_step_text(problem, index[m.name]) if m.name in index else "an unnamed step"
                                for m in matches))
     bugs = [_bug(m) for m in matches]
-    out = {"level": level, "kind": "step", "step": " or ".join(steps),
-           "matches": [f"wrong_answer/{m.name}" for m in matches] if level >= 2 else None,
-           "bugs": bugs if level >= 2 else None, "nonfinite": odd}
+    step = " or ".join(steps)
     text = (f"{odd['text']}. Your finite values are those of a bundled mistake: " if odd else "") + \
-        f"your output goes wrong at {out['step']}"
+        f"your output goes wrong at {step}"
     if level >= 2:
         text += f": {bugs[0]}" if len(bugs) == 1 else (
             f"; on this test your output is that of {len(bugs)} different mistakes: " + "; or ".join(bugs))
     else:
         text += " (--hint 2 names the bug)"
-    return {**out, "text": text}
+    return Hint(level, "step", text, step=step, matches=[f"wrong_answer/{m.name}" for m in matches] if level >= 2
+                else None, bugs=bugs if level >= 2 else None, nonfinite=odd)
 
 
-def not_a_wrong_answer(report: Report, level: int) -> dict:
+def not_a_wrong_answer(report: Report, level: int) -> Hint:
     """Hints explain wrong answers; any other verdict is told so plainly, with where to look."""
     verdict = str(report.verdict)
     where = {"AC": "this file is accepted: there is no wrong answer to explain",
@@ -95,14 +116,13 @@ def not_a_wrong_answer(report: Report, level: int) -> dict:
              "MLE": "a Memory Limit Exceeded is about the memory your arrays take",
              "OLE": "an Output Limit Exceeded comes from printing too much"}.get(
         verdict, f"this judging's verdict is {verdict}")
-    return {"level": level, "kind": "not_wa", "step": None, "matches": None, "bugs": None, "nonfinite": None,
-            "text": f"hints explain wrong answers (WA) only; {where}"}
+    return Hint(level, "not_wa", f"hints explain wrong answers (WA) only; {where}")
 
 
 def matching(problem: Problem, case: TestCase, got: np.ndarray, files: list[Path]) -> list[Path]:
     """The bundled files that make the same mistake as `got` on `case` (see same_mistake)."""
     def output_of(path: Path) -> np.ndarray | None:
-        result = judge_file(path, problem, cases=lambda p: [case], keep_output=True)
+        result = judge_file(path, problem, Options(lambda p: [case], keep_output=True))
         return result.tests[0].got if result.tests else None
 
     with ThreadPoolExecutor(max_workers=2) as pool:

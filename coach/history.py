@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from coach.home import judge_home
-from grading.session import Report
+from grading.judgement import Report
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS judgings (
@@ -113,8 +113,8 @@ def judging_of(report: Report, kind: str = "submit") -> Judging:
         passed=report.passed,
         total=report.total,
         first_failing=failure.name if failure else None,
-        slowest_ms=max((t.time_ms for t in tests if t.time_ms is not None), default=None),
-        peak_mb=max((t.memory_mb for t in tests if t.memory_mb is not None), default=None),
+        slowest_ms=report.slowest_ms,
+        peak_mb=report.peak_mb,
         largest_ms=largest,
         full=bool(stored) and report.total == len(stored),
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from coach import history
 from coach.speed import speed
-from grading.session import Report
+from grading.judgement import Report
 from problems import ProblemError
 from problems.bundled import SOLUTIONS
 from sandbox.errors import MachineBusy, SandboxUnavailable
@@ -21,17 +21,16 @@ def enrich(report: Report, hint_level: int | None) -> None:
     if hint_level and report.verdict != "WA":  # said plainly, on the terminal as on the page
         from coach.hints import not_a_wrong_answer
 
-        report.hint = not_a_wrong_answer(report, hint_level)
+        report.sections.append(not_a_wrong_answer(report, hint_level))
     elif hint_level:
-        from coach.hints import hint  # only asked for on a wrong answer
+        from coach.hints import Hint, hint  # only asked for on a wrong answer
 
         try:
-            report.hint = hint(report, hint_level)
+            report.sections.append(hint(report, hint_level))
         except (ProblemError, OSError, SandboxUnavailable, MachineBusy) as exc:
-            report.hint = {"level": hint_level, "kind": "none", "step": None, "matches": None, "bugs": None,
-                           "nonfinite": None, "text": f"no hint could be had ({exc})"}
-    if report.verdict == "AC":
-        report.speed = speed(report)
+            report.sections.append(Hint(hint_level, "none", f"no hint could be had ({exc})"))
+    if report.verdict == "AC" and (measured := speed(report)) is not None:
+        report.sections.append(measured)
 
 
 def kept(path: Path) -> bool:

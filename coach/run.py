@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 
 from coach.case import MAX_CASE_BYTES, parse_case
+from grading.judgement import Report
 from grading.report import problem_arg
-from grading.session import Report, judge_file
+from grading.session import Options, judge_file
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
 from testcases import oracle
@@ -70,7 +71,7 @@ def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tup
         made.append(own_case(problem, case_path) if case_path else sample_case(problem))
         return made
 
-    report = judge_file(path, problem, cases=cases, keep_output=True)
+    report = judge_file(path, problem, Options(cases, keep_output=True))
     report.rerun = (["run", str(path)] + (["--problem", problem_arg(report.problem)] if report.problem else [])
                     + (["--input", str(case_path)] if case_path else []))
     expected = np.asarray(made[0].expected, dtype=np.float64) if made else None

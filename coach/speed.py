@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from hashlib import sha256
 
 from coach.home import judge_home
-from grading.session import Report, judge_file
+from grading.judgement import Report
+from grading.session import Options, given, judge_file
 from problems import ProblemError
 from sandbox.errors import MachineBusy, SandboxError
 
@@ -17,6 +19,27 @@ RUNS = 3
 # What a run's time counts, in the cache key: a figure measured another way is measured again.
 # 2: from the submission's import on (the fork server subtracts its own work in the run's child).
 TIMING = "2"
+
+
+@dataclass
+class Speed:
+    """The reference's time beside the user's slowest test: a section of the report (grading/
+    judgement.py's Section) under the key "speed"."""
+
+    test: str
+    yours_ms: float | None
+    reference_ms: float
+    ratio: float
+
+    key = "speed"
+
+    def to_json(self) -> dict[str, object]:
+        return {"test": self.test, "yours_ms": self.yours_ms, "reference_ms": self.reference_ms, "ratio": self.ratio}
+
+    def to_text(self) -> str:
+        return (f"Speed: your slowest test, {self.test}, took {self.yours_ms or 0:.0f} ms of CPU time; the reference "
+                f"takes {self.reference_ms:.0f} ms there ({self.ratio:.1f}x; yours is this one run, the reference's "
+                "the fastest of 3 on this machine)")
 
 
 def _machine() -> str:
@@ -49,7 +72,7 @@ def reference_ms(report: Report, test: str) -> float | None:
         return float(known[key])
     times: list[float] = []
     for _ in range(RUNS):
-        judged = judge_file(problem.reference_path, problem, [path])
+        judged = judge_file(problem.reference_path, problem, Options(given([path])))
         if judged.verdict != "AC" or not judged.tests:
             return None
         times.append(judged.tests[0].time_ms or 0.0)  # AC: measured
@@ -63,7 +86,7 @@ def reference_ms(report: Report, test: str) -> float | None:
     return min(times)
 
 
-def speed(report: Report) -> dict | None:
+def speed(report: Report) -> Speed | None:
     """None when it cannot be had (no reference.py, a test that is not stored, a sandbox failure, a
     machine too busy):
     the figure is a courtesy and never costs the verdict."""
@@ -78,5 +101,4 @@ def speed(report: Report) -> dict | None:
         return None
     if theirs is None:
         return None
-    return {"test": slowest.name, "yours_ms": slowest.time_ms, "reference_ms": theirs,
-            "ratio": round((slowest.time_ms or 0) / max(theirs, 0.1), 2)}
+    return Speed(slowest.name, slowest.time_ms, theirs, round((slowest.time_ms or 0) / max(theirs, 0.1), 2))

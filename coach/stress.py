@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grading.session import TestResult, judge_file
+from grading.judgement import TestResult
+from grading.session import Options, judge_file
 from problems import Problem, TestCase
 from problems.package import ProblemError
 from testcases import condition
@@ -81,7 +82,7 @@ def _seed(seed: int, *parts) -> int:
 
 
 def _first_failure(path, problem: Problem, cases: list[TestCase]) -> tuple[TestCase, TestResult] | None:
-    report = judge_file(path, problem, cases=lambda p: cases, run_all=True, keep_output=True)
+    report = judge_file(path, problem, Options(lambda p: cases, run_all=True, keep_output=True))
     if not report.tests:  # a CE, or a sandbox that could not start: nothing to compare
         raise ProblemError(f"{path}: {report.verdict}: {report.message}")
     for case, result in zip(cases, report.tests):

@@ -7,8 +7,11 @@ DMOJ's rule): absolute error for values near zero, relative error for large ones
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from grading.judgement import Mismatch
 
 
 @dataclass
@@ -17,7 +20,7 @@ class Check:
     message: str = ""
     max_abs_err: float | None = None
     max_rel_err: float | None = None
-    detail: dict | None = None  # the first mismatch as data (the message's figures), for a page to lay out
+    detail: Mismatch | None = None  # the first mismatch as data (the message's figures), for a page to lay out
 
 
 def _position(index: tuple[int, ...]) -> str:
@@ -39,14 +42,14 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
         elif got.size == expected.size:
             hint = " (the right number of elements: reshape it)"
         return Check(False, f"returned shape {_shape(got.shape)}, expected {_shape(expected.shape)}{hint}",
-                     detail={"got_shape": list(got.shape), "expected_shape": list(expected.shape)})
+                     detail=Mismatch(got_shape=list(got.shape), expected_shape=list(expected.shape)))
     bad = ~np.isfinite(got)
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         return Check(False, f"{_position(index)} is {float(got[index])!r} ({int(bad.sum())} of {got.size} "
                             "elements are not finite)",
-                     detail={"index": list(index), "position": _position(index), "got": repr(float(got[index])),
-                             "expected": float(expected[index]), "differ": int(bad.sum()), "elements": int(got.size)})
+                     detail=Mismatch(index=list(index), position=_position(index), got=repr(float(got[index])),
+                                     expected=float(expected[index]), differ=int(bad.sum()), elements=int(got.size)))
     err = np.abs(got - expected)
     scale = np.abs(expected)
     allowed = np.maximum(abs_tol, rel_tol * scale)
@@ -63,13 +66,13 @@ def compare(got: np.ndarray, expected: np.ndarray, abs_tol: float, rel_tol: floa
     message = (f"{_position(index)}: expected {_value(expected[index], exact)}, got {_value(got[index], exact)} "
                f"({how})"
                + (f"; {int(wrong.sum())} of {got.size} elements differ" if got.ndim else ""))
-    detail = {"index": list(index), "position": _position(index), "expected": float(expected[index]),
-              "got": float(got[index]), "error": float(err[index]), "allowed": float(allowed[index]),
-              "differ": int(wrong.sum()), "elements": int(got.size)}
+    detail = Mismatch(index=list(index), position=_position(index), expected=float(expected[index]),
+                      got=float(got[index]), error=float(err[index]), allowed=float(allowed[index]),
+                      differ=int(wrong.sum()), elements=int(got.size))
     return Check(False, message, max_abs, max_rel, detail)
 
 
-def _value(x, exact: bool) -> str:
+def _value(x: float | np.floating[Any], exact: bool) -> str:
     """A number as a message shows it: 3 rather than 3.0 where only an exact match passes."""
     value = float(x)
     return str(int(value)) if exact and value.is_integer() else repr(value)

@@ -20,10 +20,11 @@ import sys
 from collections.abc import Callable
 from hashlib import sha256
 from pathlib import Path
+from typing import Any
 
 from sandbox.keep import keep
 
-Message = tuple[dict, list[bytes]]
+Message = tuple[dict[str, Any], list[bytes]]
 
 _MAGIC = b"judge-test-parts-2\n"
 _FRAME = struct.Struct(">I")

@@ -7,9 +7,11 @@ import shlex
 import sys
 import unicodedata
 from pathlib import Path
+from typing import cast
 
-from grading.session import Report, TestResult
-from grading.verdict import Verdict, over
+from grading.judgement import Report, ReportJson, TestJson, TestResult, Verdict
+from grading.verdict import over
+from problems import Problem
 
 OUTPUT_LINES = 12
 OUTPUT_CHARS = 1500
@@ -17,7 +19,7 @@ OUTPUT_JSON_CHARS = 4000  # of each test's captured output in the JSON (the page
 COLOURS = {"AC": "32", "WA": "31", "RE": "35", "CE": "35", "TLE": "33", "MLE": "33", "OLE": "33", "JE": "36"}
 
 
-def shown(text: str, lines: bool = False) -> str:
+def escaped(text: str, lines: bool = False) -> str:
     """Text from a submission made safe for a terminal: every control or formatting character
     (ESC, CR, backspace, bidi overrides, ...) is shown escaped, and so is a newline unless
     `lines`, so that a message cannot start a line of the report that the judge did not write."""
@@ -32,52 +34,52 @@ def shown(text: str, lines: bool = False) -> str:
     return "".join(out)
 
 
-def test_json(t, problem=None) -> dict:
+def test_json(t: TestResult, problem: Problem | None = None) -> TestJson:
     """One test's result as --json and the progress lines carry it: the figures, what the run
     printed (made safe as the terminal shows it, at most OUTPUT_JSON_CHARS; `output_size` counts
     all of it), the traceback cut to the submission's own lines, the test's note and sizes (with
     the derived ones when `problem` is given), a wrong answer's first mismatch as data, and, for a
     test judged again, why each earlier run did not count."""
     output = t.output[:OUTPUT_JSON_CHARS]
-    return {
-        "name": t.name,
-        "verdict": t.verdict,
-        "time_ms": t.time_ms,
-        "user_ms": t.user_ms,
-        "memory_mb": t.memory_mb,
-        "max_abs_err": t.max_abs_err,
-        "max_rel_err": t.max_rel_err,
-        "message": t.message,
-        **({"step": t.step} if t.step is not None else {}),
-        "output": shown(output, lines=True) + ("\n..." if len(output) < len(t.output) else ""),
-        "output_size": t.output_size,
-        "traceback": shown(t.traceback, lines=True),
-        "note": t.note,
-        "sizes": _with_derived_of(problem, t.sizes),
-        **({"mismatch": t.mismatch} if t.mismatch else {}),
-        **({"judged_again": t.judged_again} if t.judged_again else {}),
-    }
+    out = TestJson(name=t.name, verdict=t.verdict, time_ms=t.time_ms, user_ms=t.user_ms, memory_mb=t.memory_mb,
+                   max_abs_err=t.max_abs_err, max_rel_err=t.max_rel_err, message=t.message,
+                   output=escaped(output, lines=True) + ("\n..." if len(output) < len(t.output) else ""),
+                   output_size=t.output_size, traceback=escaped(t.traceback, lines=True), note=t.note,
+                   sizes=_with_derived_of(problem, t.sizes))
+    if t.step is not None:
+        out["step"] = t.step
+    if t.mismatch:
+        out["mismatch"] = t.mismatch
+    if t.judged_again:
+        out["judged_again"] = t.judged_again
+    return _ordered(out, TestJson)
+
+
+def report_json(report: Report) -> ReportJson:
+    """The report's own part of its JSON: what comes before the layers' sections and the tests."""
+    out = ReportJson(problem=report.problem.slug if report.problem else None, submission=report.submission,
+                     verdict=report.verdict, passed=report.passed, total=report.total, isolation=report.isolation,
+                     message=report.message)
+    if report.traceback.strip():
+        out["traceback"] = escaped(report.traceback, lines=True)
+    if (failure := report.first_failure) is not None:
+        out["first_failure"] = failure.name
+    return out
 
 
 def to_json(report: Report, with_text: bool = False) -> str:
-    """The report as one JSON object; `with_text` adds the text report (first failure, traceback,
+    """The report as one JSON object: its own part, each section a layer above added (under the
+    section's key), the tests; `with_text` adds the text report (first failure, traceback,
     captured output), for a reader that shows what the terminal shows."""
-    failure = report.first_failure
-    return json.dumps({
-        "problem": report.problem.slug if report.problem else None,
-        "submission": report.submission,
-        "verdict": report.verdict,
-        "passed": report.passed,
-        "total": report.total,
-        "isolation": report.isolation,
-        "message": report.message,
-        **({"traceback": shown(report.traceback, lines=True)} if report.traceback.strip() else {}),
-        **({"first_failure": failure.name} if failure is not None else {}),
-        **({"hint": report.hint} if report.hint else {}),
-        **({"speed": report.speed} if report.speed else {}),
-        "tests": [test_json(t, report.problem) for t in report.tests],
-        **({"text": to_text(report)} if with_text else {}),
-    })
+    sections = {section.key: section.to_json() for section in report.sections}
+    return json.dumps({**report_json(report), **sections, "tests": [test_json(t, report.problem) for t in report.tests],
+                       **({"text": to_text(report)} if with_text else {})})
+
+
+def _ordered(data: TestJson, shape: type[TestJson]) -> TestJson:
+    """The keys in the order the shape declares them (the JSON's order, which the page's tests read)."""
+    order = list(shape.__annotations__)
+    return cast(TestJson, dict(sorted(data.items(), key=lambda item: order.index(item[0]))))
 
 
 def paint(verdict: str, colour: bool, width: int = 0) -> str:
@@ -92,7 +94,7 @@ def to_text(report: Report, colour: bool = False) -> str:
         title = p.title + "".join(f" / {t}" for t in p.titles.values())
         lines.append(f"Problem     {p.slug} ({p.id}) {title}: time limit {p.time_limit_ms} ms, "
                      f"memory {p.memory_limit_mb} MiB, tolerance abs {p.abs_tol:g} or rel {p.rel_tol:g}")
-    lines.append(f"Submission  {shown(report.submission)}")
+    lines.append(f"Submission  {escaped(report.submission)}")
     if report.isolation:
         lines.append(f"Sandbox     {report.isolation}")
     if report.tests:
@@ -121,19 +123,14 @@ def to_text(report: Report, colour: bool = False) -> str:
         summary += f": {report.passed}/{report.total} tests passed"
     lines.append(summary)
     if report.message and (failure is None or report.message != failure.message):
-        lines += ["", *("  " + line for line in shown(report.message, lines=True).splitlines())]
+        lines += ["", *("  " + line for line in escaped(report.message, lines=True).splitlines())]
     if report.traceback.strip():
         lines += ["  traceback (your code only):",
-                  *("    " + line for line in shown(report.traceback, lines=True).rstrip().splitlines())]
+                  *("    " + line for line in escaped(report.traceback, lines=True).rstrip().splitlines())]
     if failure is not None:
         lines += ["", *_failure_details(report, failure)]
-    if report.hint:
-        lines += ["", f"Hint (level {report.hint['level']}): {report.hint['text']}"]
-    if report.speed:
-        s = report.speed
-        lines += ["", f"Speed: your slowest test, {s['test']}, took {s['yours_ms']:.0f} ms of CPU time; the "
-                      f"reference takes {s['reference_ms']:.0f} ms there ({s['ratio']:.1f}x; yours is this one run, "
-                      "the reference's the fastest of 3 on this machine)"]
+    for section in report.sections:  # the layers above's, in their words
+        lines += ["", section.to_text()]
     return "\n".join(lines)
 
 
@@ -144,18 +141,18 @@ def _failure_details(report: Report, t: TestResult) -> list[str]:
     if t.step is not None:
         out.append(f"  step:     {t.step} (the call for row {t.step} of the input; the steps before it were right)")
     if t.message:
-        out.append("  problem:  " + shown(t.message))
+        out.append("  problem:  " + escaped(t.message))
     if t.traceback.strip():
         out.append("  traceback (your code only):")
-        out += ["    " + line for line in shown(t.traceback, lines=True).rstrip().splitlines()]
+        out += ["    " + line for line in escaped(t.traceback, lines=True).rstrip().splitlines()]
     if t.output_size:
         out.append(f"  stdout/stderr ({t.output_size} bytes):")
-        out += ["    " + line for line in shown(_shorten(t.output, t.output_lines), lines=True).splitlines()]
+        out += ["    " + line for line in escaped(_shorten(t.output, t.output_lines), lines=True).splitlines()]
     if report.rerun is not None:
-        out.append("  rerun it: " + shown(shlex.join([_python(), "-m", "judge", *report.rerun])))
+        out.append("  rerun it: " + escaped(shlex.join([_python(), "-m", "judge", *report.rerun])))
     elif report.problem is not None:
         cmd = [_python(), "-m", "judge", report.submission, "--problem", problem_arg(report.problem), "--tests", t.name]
-        out.append("  rerun it: " + shown(shlex.join(cmd)))
+        out.append("  rerun it: " + escaped(shlex.join(cmd)))
     return out
 
 
@@ -166,18 +163,18 @@ def _python() -> str:
     return str(exe.relative_to(here)) if exe.is_relative_to(here) else str(exe)
 
 
-def problem_arg(problem) -> str:
+def problem_arg(problem: Problem) -> str:
     """How to name the problem on a command line: its slug when it is one of ours, else its folder."""
     from problems.package import ROOT
 
     return problem.slug if problem.root.parent == ROOT else str(problem.root)
 
 
-def _with_derived(report: Report, sizes: dict) -> dict:
+def _with_derived(report: Report, sizes: dict[str, int]) -> dict[str, int]:
     return _with_derived_of(report.problem, sizes)
 
 
-def _with_derived_of(problem, sizes: dict) -> dict:
+def _with_derived_of(problem: Problem | None, sizes: dict[str, int]) -> dict[str, int]:
     if problem is None:
         return sizes
     try:
@@ -195,7 +192,7 @@ def _shorten(text: str, total_lines: int | None = None) -> str:
     return cut
 
 
-def _time(t: TestResult, problem) -> str:
+def _time(t: TestResult, problem: Problem | None) -> str:
     """A test's CPU time; a TLE's over the limit is never rounded down onto it (1000.4 ms, not 1000)."""
     if t.verdict == Verdict.TLE and problem is not None and t.time_ms is not None and t.time_ms > problem.time_limit_ms:
         shown = over(t.time_ms, problem.time_limit_ms)
@@ -203,7 +200,7 @@ def _time(t: TestResult, problem) -> str:
     return _ms(t.time_ms)
 
 
-def _memory(t: TestResult, problem) -> str:
+def _memory(t: TestResult, problem: Problem | None) -> str:
     """A test's peak memory; an MLE's over the limit is never rounded down onto it."""
     limit = problem.memory_limit_mb if problem is not None else None
     if t.verdict == Verdict.MLE and limit is not None and t.memory_mb is not None and t.memory_mb > limit:

@@ -1,109 +1,75 @@
-"""Judging one submission file on one problem's tests: compile, import check, runs, verdicts,
-the report's data. The sandbox (sandbox/) runs the code; this module decides what came of it."""
+"""Judging one submission file on one problem's tests: compile, import check, the tests' runs
+(by the grader of the problem's kind), the report's data. The sandbox (sandbox/) runs the code;
+the graders decide what came of each run."""
 
 from __future__ import annotations
 
 import contextlib
-import io
-import re
-import signal
-import time
-import tokenize
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from functools import partial
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
-import numpy as np
-
-from grading.checker import compare
 from grading.detect import detect_problem
-from grading.result import parse_report, returned_array, text
+from grading.grader import Grader, or_default, source_lines, with_source
+from grading.interactive import InteractiveGrader
+from grading.judgement import Report, TestResult, Verdict
 from grading.source import MAX_SOURCE_BYTES, read_source
+from grading.standard import StandardGrader
 from grading.tests import Reader, TestData, select_tests
-from grading.verdict import Verdict, classify, signal_name
+from grading.verdict import signal_name
 from problems import Problem, ProblemError, TestCase
 from sandbox.errors import MachineBusy, SandboxError, SandboxLost, SandboxUnavailable
-from sandbox.outcome import COMPILE_LIMITS, Limits, RunOutcome
+from sandbox.inside.protocol import EndedFor, Phase, ResultStatus, read_compiled, read_result
+from sandbox.outcome import COMPILE_LIMITS, Limits
 from sandbox.sandbox import Sandbox, submission_sandbox
 
-_FRAME = re.compile(r'\s*File "[^"]*", line (\d+)')
-RESULT_HEADER_BYTES = 4096  # a run's answer: its float64 bytes and a JSON header line up to this
-RERUNS = 2  # more runs of a test that other work held back over its time limit (docs/sandbox.md)
-RERUN_DELAY_S = 3.0  # before each: a machine's load comes and goes (another judging, an install)
+GRADERS: dict[str, Grader] = {"function": StandardGrader(), "interactive": InteractiveGrader()}  # by problem.kind
+
+Tests = Callable[[Problem], Sequence[TestCase | Path | TestData]]  # a problem's tests to judge, made for it
 
 
-@dataclass
-class TestResult:
-    name: str
-    verdict: Verdict
-    time_ms: float | None = None
-    user_ms: float | None = None
-    memory_mb: float | None = None
-    max_abs_err: float | None = None
-    max_rel_err: float | None = None
-    message: str = ""
-    traceback: str = ""
-    output: str = ""
-    output_size: int = 0
-    output_lines: int | None = None
-    got: np.ndarray | None = None  # what the run returned, kept only when asked (practice `run`)
-    sizes: dict = field(default_factory=dict)
-    note: str = ""
-    step: int | None = None  # interactive problems: the first step whose answer failed
-    mismatch: dict | None = None  # a WA's first mismatch as data (grading/checker.py's Check.detail)
-    judged_again: list[str] = field(default_factory=list)  # why each earlier run of it did not count
-    undecided: bool = False  # held back on every run: TLE only if a later test is TLE whatever the load
+def stored(patterns: list[str] | None = None) -> Tests:
+    """The problem's stored tests matching `patterns` (names, numbers, globs), every one by default."""
+    return lambda problem: select_tests(problem, patterns)
 
 
-@dataclass
-class Report:
-    problem: Problem | None
-    submission: str
-    verdict: Verdict
-    total: int
-    tests: list[TestResult] = field(default_factory=list)
-    isolation: str = ""
-    message: str = ""
-    traceback: str = ""
-    rerun: list[str] | None = None  # the command that reruns the first failure, when not the usual one
-    hint: dict | None = None  # added by the practice layer when asked (--hint)
-    speed: dict | None = None  # added by the practice layer on AC: the reference on the slowest test
-    source_sha256: str = ""  # of the bytes judged (the file may change after)
-    source: bytes = b""  # the bytes judged, for the history's code view
-
-    @property
-    def passed(self) -> int:
-        return sum(t.verdict == Verdict.AC for t in self.tests)
-
-    @property
-    def first_failure(self) -> TestResult | None:
-        return next((t for t in self.tests if t.verdict != Verdict.AC), None)
+def given(tests: Sequence[Path | TestData]) -> Tests:
+    """These tests: files, or tests already read (TestData, as a warm worker keeps them)."""
+    return lambda problem: tests
 
 
-def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestData] | None = None,
-               run_all: bool = False, time_limit_ms: int | None = None, patterns: list[str] | None = None,
-               cases: Callable[[Problem], list[TestCase]] | None = None, keep_output: bool = False,
-               on_test: Callable[[Report, TestResult], None] | None = None, sandbox: Sandbox | None = None,
-               keep_sandbox: bool = False) -> Report:
-    """Judge `path` on `tests` (default: the problem's tests matching `patterns`); stop at the
-    first failure unless run_all. With no problem, the one whose method the file defines.
+@dataclass(frozen=True)
+class Options:
+    """How a file is judged; the defaults judge it as a user's file is judged.
 
-    `time_limit_ms` overrides problem.toml's limit: verification measures how far past the
-    limit a slow solution goes, which a run cut off at the limit cannot show.
-    `cases(problem)`, when given, makes the tests in memory instead (the practice layer's `run`),
-    and `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)`
-    is told of each test as soon as it is judged (the web page shows verdicts as they come).
-    `sandbox`: one started already for this file (it boots while the caller loads); closed here,
-    unless `keep_sandbox`: a warm one (Sandbox(warm=True)) the caller keeps for its next file, which
-    is released instead (one that was lost on the way is closed: `sandbox.alive` tells). `tests`
-    may hold tests already read (TestData), as a warm worker keeps them.
-    Raises ProblemError when the problem cannot be told or no test matches, SandboxUnavailable
+    `tests` makes the tests for the problem (told from the file when none is given): `stored`,
+    `given`, or cases made in memory (the practice layer's `run`). `run_all` goes on past the
+    first failure. `time_limit_ms` overrides problem.toml's limit: verification measures how far
+    past the limit a slow solution goes, which a run cut off at the limit cannot show.
+    `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)` is
+    told of each test as soon as it is judged (the web page shows verdicts as they come).
+    `sandbox`: one started already for this file (it boots while the caller loads); closed at the
+    end, unless `keep_sandbox`: a warm one (Sandbox(warm=True)) the caller keeps for its next file,
+    which is released instead (one that was lost on the way is closed: `sandbox.alive` tells)."""
+
+    tests: Tests = stored()
+    run_all: bool = False
+    time_limit_ms: int | None = None
+    keep_output: bool = False
+    on_test: Callable[[Report, TestResult], None] | None = None
+    sandbox: Sandbox | None = None
+    keep_sandbox: bool = False
+
+
+def judge_file(path: Path, problem: Problem | None, options: Options = Options()) -> Report:
+    """Judge `path` on the problem's tests (Options); with no problem, the one whose method the
+    file defines. Raises ProblemError when the problem cannot be told or no test matches, SandboxUnavailable
     when no sandbox with every wall can be had here, MachineBusy when the machine gave a run too
     little CPU to judge it.
     """
     report = Report(problem, str(path), Verdict.AC, 0)
+    sandbox, keep_sandbox = options.sandbox, options.keep_sandbox
     source = read_source(path)
     if source is None:
         if sandbox is not None and not keep_sandbox:
@@ -116,13 +82,9 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
     sandbox = sandbox or submission_sandbox(path)
     sandbox.start()  # it boots while the tests are read
 
-    def items(problem: Problem) -> Sequence[TestCase | Path | TestData]:
-        return list(cases(problem)) if cases is not None else (tests if tests is not None else
-                                                               select_tests(problem, patterns))
-
-    reader = Reader(problem, items(problem)) if problem is not None else None  # reads while the sandbox starts
+    reader = Reader(problem, options.tests(problem)) if problem is not None else None  # reads while the sandbox starts
     report.total = len(reader) if reader is not None else 0
-    with _Session(path, source, sandbox, keep_sandbox) as session, contextlib.ExitStack() as stack:
+    with Session(path, source, sandbox, keep_sandbox) as session, contextlib.ExitStack() as stack:
         if reader is not None:
             stack.enter_context(reader)
         try:
@@ -133,18 +95,18 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
                 problem, reason = detect_problem(methods)
                 if problem is None:
                     raise ProblemError(f"{path}: cannot tell the problem: {reason}")
-                reader = stack.enter_context(Reader(problem, items(problem)))
+                reader = stack.enter_context(Reader(problem, options.tests(problem)))
                 report.problem, report.total = problem, len(reader)
             assert reader is not None  # read with the problem, given or told
-            session._live().check_hidden(problem.root)
-            limits = Limits(time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
+            session.live().check_hidden(problem.root)
+            limits = Limits(options.time_limit_ms or problem.time_limit_ms, problem.memory_limit_mb)
             if not session.check(problem, limits, report):
                 return report
             held: TestResult | None = None  # the first test held back on every run (docs/sandbox.md)
-            for result in session.results(problem, reader, limits, keep_output):
+            for result in GRADERS[problem.kind].results(session, problem, reader, limits, options.keep_output):
                 report.tests.append(result)
-                if on_test is not None:
-                    on_test(report, result)
+                if options.on_test is not None:
+                    options.on_test(report, result)
                 if result.undecided:  # TLE or AC: a later test may settle the verdict (with run_all too)
                     held = held or result
                     continue
@@ -156,7 +118,7 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
                                          "whatever the load, so the verdict is TLE either way")
                     if report.verdict == Verdict.AC:
                         report.verdict = Verdict.TLE if held is not None else result.verdict
-                    if not run_all or result.verdict == Verdict.JE:
+                    if not options.run_all or result.verdict == Verdict.JE:
                         break
             if held is not None and report.verdict == Verdict.AC:  # AC or TLE: it cannot be told here
                 raise MachineBusy(MachineBusy.MESSAGE)
@@ -169,19 +131,26 @@ def judge_file(path: Path, problem: Problem | None, tests: Sequence[Path | TestD
     return report
 
 
-class _Session:
-    """A submission's sandbox across its tests: started again if a run takes its fork server down."""
+def problem_of(path: Path) -> Problem | None:
+    """The problem whose method the file defines, told by compiling it (no test runs); None when
+    it does not compile. Raises ProblemError when no problem or several match."""
+    return judge_file(path, None, Options(tests=lambda problem: [])).problem
+
+
+class Session:
+    """A submission's sandbox across its tests: started again if a run takes its fork server down
+    (the graders' Runs)."""
 
     def __init__(self, path: Path, source: bytes, sandbox: Sandbox, keep: bool = False):
         self.path, self.source = path, source
-        self.source_lines = _source_lines(source)
+        self.source_lines = source_lines(source)
         self.sandbox: Sandbox | None = sandbox
         self.kept = sandbox if keep else None  # the caller's warm sandbox: released, not closed, at the end
 
-    def __enter__(self) -> _Session:
+    def __enter__(self) -> Session:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         sandbox = self.sandbox
         if sandbox is not None and sandbox is self.kept:
             self.sandbox = None
@@ -195,21 +164,20 @@ class _Session:
 
     def start(self, report: Report) -> list[str]:
         """Compile the file in the sandbox; the Solution's method names (CE on failure)."""
-        sandbox = self._live()  # the one given: nothing closed it yet
+        sandbox = self.live()  # the one given: nothing closed it yet
         report.isolation = sandbox.isolation
         outcome = sandbox.compile(self.source, self.path.name)
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-        reply = parse_report(outcome.result)
-        if outcome.ended_for in ("cpu", "sleeping") or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
+        reply = read_compiled(outcome.result)
+        if outcome.ended_for in (EndedFor.CPU, EndedFor.SLEEPING) or outcome.cpu_ms > COMPILE_LIMITS.cpu_ms:
             error = f"compiling the file took more than {COMPILE_LIMITS.cpu_ms // 1000} s"
         elif outcome.signal is not None:
             error = f"Python's compiler crashed on the file (signal {signal_name(outcome.signal)})"
-        elif reply.get("ok") is True:
-            methods = reply.get("methods")
-            return [m for m in methods if isinstance(m, str)] if isinstance(methods, list) else []
+        elif reply is not None and reply.ok:
+            return reply.methods
         else:
-            error = text(reply, "error") or "the file could not be compiled"
+            error = (reply.error if reply is not None else None) or "the file could not be compiled"
         report.verdict, report.message = Verdict.CE, error
         return []
 
@@ -220,75 +188,25 @@ class _Session:
         to gain: a forged failure is the CE an exception at import would give.
         """
         try:
-            outcome = self._live().check(problem.method, limits)
+            outcome = self.live().check(problem.method, limits)
         except SandboxLost:  # the import took the fork server down: the first test shows how
             self.close()
             return True
         if outcome.setup_error is not None:
             raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-        reply = parse_report(outcome.result)
-        status = reply.get("status")
-        if status == "exception" and reply.get("phase") in ("compile", "import"):
+        reply, _ = read_result(outcome.result)
+        if reply is None:
+            pass
+        elif reply.status == ResultStatus.EXCEPTION and reply.phase in (Phase.COMPILE, Phase.IMPORT):
             report.verdict = Verdict.CE
-            report.message = f"importing the file failed: {text(reply, 'message', 'an exception')}"
-            report.traceback = with_source(text(reply, "traceback"), self.source_lines)
-        elif status == "lookup":
-            report.verdict, report.message = Verdict.CE, text(reply, "message", "no class Solution")
+            report.message = f"importing the file failed: {or_default(reply.message, 'an exception')}"
+            report.traceback = with_source(reply.traceback or "", self.source_lines)
+        elif reply.status == ResultStatus.LOOKUP:
+            report.verdict, report.message = Verdict.CE, or_default(reply.message, "no class Solution")
         return report.verdict != Verdict.CE  # anything else (a slow or hungry import) the tests judge
 
-    def results(self, problem: Problem, reader: Reader, limits: Limits, keep_output: bool) -> Iterator[TestResult]:
-        """Each test's result, in order. A function problem's runs go as many at once as the
-        sandbox has lanes (each in its own child, its own CPU time); the caller may stop early,
-        and closing the session then ends the runs still in flight."""
-        if problem.interactive:  # one at a time
-            for _, test in reader:
-                judged_again: list[str] = []
-                while True:
-                    try:
-                        result, outcome = _judge_interactive(self._live(), problem, test, limits, self.source_lines,
-                                                             keep_output)
-                    except SandboxLost as exc:
-                        self.close()
-                        result, outcome = _lost(test, exc), None
-                    if outcome is None or not _held_back(result, outcome, limits, judged_again):
-                        break
-                    if len(judged_again) > RERUNS:
-                        result.undecided = True
-                        break
-                    time.sleep(RERUN_DELAY_S)
-                result.judged_again = judged_again[:RERUNS]
-                yield result
-            return
-        tests = iter(reader)
-        order = InOrder()
-        tries: dict[int, list[str]] = {}  # tests judged again: why each earlier run did not count
-        while True:
-            sandbox = self._live()
-            while len(order.in_flight) < sandbox.lanes and (item := order.next(tests)) is not None:
-                number, test = item
-                result_bytes = test.expected_count * 8 + RESULT_HEADER_BYTES
-                sandbox.submit(number, problem.method, (test.specs, test.blobs), limits, result_bytes)
-            if not order.in_flight:
-                wait_s = order.wait_s()
-                if wait_s is None:
-                    return
-                time.sleep(wait_s)  # a test judged again starts alone, a few seconds after its last run
-                continue
-            try:
-                number, outcome = sandbox.collect()
-                result = _judge_run(problem, order.in_flight[number], outcome, limits, self.source_lines, keep_output)
-                held = _held_back(result, outcome, limits, tries.setdefault(number, []))
-                if held and len(tries[number]) <= RERUNS:
-                    order.again_later(number, time.monotonic() + RERUN_DELAY_S)
-                else:
-                    result.judged_again, result.undecided = tries.pop(number)[:RERUNS], held
-                    order.done(number, result)
-            except SandboxLost as exc:  # which run did it cannot be told: the first in flight is
-                self.close()  # blamed, the others run again on a fresh fork server
-                order.lost(partial(_lost, exc=exc))
-            yield from order.ready()
-
-    def _live(self) -> Sandbox:
+    def live(self) -> Sandbox:
+        """The sandbox, started again with the file compiled if the last run took it down."""
         if self.sandbox is None:  # the last run took the fork server down: a fresh one
             self.sandbox = submission_sandbox(self.path)
             self.sandbox.start()
@@ -299,204 +217,3 @@ class _Session:
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
-
-
-class InOrder:
-    """Runs that may end in any order, reported in test order: which tests are in flight, which
-    are finished and waiting for an earlier one, and which must run again."""
-
-    def __init__(self):
-        self.in_flight: dict[int, TestData] = {}
-        self._again: list[tuple[int, TestData]] = []  # to run again on a fresh fork server
-        self._later: list[tuple[float, int, TestData]] = []  # to judge again, alone, not before a time
-        self._alone: int | None = None  # the test being judged again: nothing runs beside it
-        self._finished: dict[int, TestResult] = {}
-        self._shown = 0
-
-    def next(self, tests: Iterator[tuple[int, TestData]]) -> tuple[int, TestData] | None:
-        """The next test to start: none beside a test judged again; that test once nothing is in
-        flight and its time has come; else one to run again, else the next read."""
-        if self._alone in self.in_flight:
-            return None
-        if self._later:
-            at, number, test = self._later[0]
-            if self.in_flight or time.monotonic() < at:
-                return None
-            del self._later[0]
-            self._alone, self.in_flight[number] = number, test
-            return number, test
-        item = self._again.pop(0) if self._again else next(tests, None)
-        if item is not None:
-            self.in_flight[item[0]] = item[1]
-        return item
-
-    def again_later(self, number: int, at: float) -> None:
-        """A test other work held back: judged again, alone, from `at` on (`next`)."""
-        self._later.append((at, number, self.in_flight.pop(number)))
-        self._later.sort(key=lambda item: item[:2])
-
-    def wait_s(self) -> float | None:
-        """With nothing in flight: how long until a test judged again may start; None when none waits."""
-        return max(0.0, self._later[0][0] - time.monotonic()) if self._later else None
-
-    def done(self, number: int, result: TestResult) -> None:
-        del self.in_flight[number]
-        self._finished[number] = result
-
-    def lost(self, blame: Callable[[TestData], TestResult]) -> None:
-        """The fork server went down: the first test in flight is blamed, the others run again."""
-        first = min(self.in_flight)
-        self._finished[first] = blame(self.in_flight.pop(first))
-        self._again = sorted([*self._again, *self.in_flight.items()], key=lambda item: item[0])
-        self.in_flight.clear()
-
-    def ready(self) -> Iterator[TestResult]:
-        """The results whose earlier tests are all reported."""
-        while self._shown in self._finished:
-            yield self._finished.pop(self._shown)
-            self._shown += 1
-
-
-def _source_lines(source: bytes) -> list[str]:
-    """The file's lines, decoded as Python decodes it (BOM, coding line)."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    except SyntaxError:
-        encoding = "utf-8"
-    return source.decode(encoding, errors="replace").splitlines()
-
-
-def _held_back(result: TestResult, outcome: RunOutcome, limits: Limits, judged_again: list[str]) -> bool:
-    """Whether a run's TLE is one other work held back (its reason is then added to
-    `judged_again`): the test is judged again, up to RERUNS times; held back on every run, it
-    is undecided (judge_file settles it by the tests after it)."""
-    if result.verdict != Verdict.TLE or not outcome.held_back(limits):
-        return False
-    judged_again.append(f"used {outcome.cpu_ms:.0f} ms of CPU time, over the limit of {limits.cpu_ms} ms, while it "
-                        f"waited for a CPU {outcome.waited_ms / max(outcome.wall_ms, 1):.0%} of its "
-                        f"{outcome.wall_ms / 1000:.1f} s of wall-clock time")
-    return True
-
-
-def _lost(test: TestData, exc: SandboxLost) -> TestResult:
-    return TestResult(test.name, Verdict.TLE if exc.timed_out else Verdict.RE, sizes=test.sizes, note=test.note,
-                      message=f"the run stopped or killed its sandbox's fork server ({exc})")
-
-
-def _judge_run(problem: Problem, test: TestData, outcome: RunOutcome, limits: Limits,
-               source_lines: list[str], keep_output: bool = False) -> TestResult:
-    """A function problem's test, from what its run left behind."""
-    result = _result(test, outcome)
-    report = parse_report(outcome.result)
-    verdict, message = classify(outcome, report, limits)
-    if verdict is None:
-        got = returned_array(report)
-        if got is None:
-            verdict, message = Verdict.RE, "the run ended without a readable result"
-        else:
-            if test.expected.ndim == 0 and got.size == 1:  # a scalar output: one element, however wrapped
-                got = got.reshape(())
-            result.got = got.copy() if keep_output else None
-            check = compare(got, test.expected, problem.abs_tol, problem.rel_tol)
-            result.max_abs_err, result.max_rel_err = check.max_abs_err, check.max_rel_err
-            verdict, message = (Verdict.AC if check.ok else Verdict.WA), check.message
-            result.mismatch = None if check.ok else check.detail
-    result.verdict, result.message = verdict, message
-    if report.get("status") == "exception":
-        result.traceback = with_source(text(report, "traceback"), source_lines)
-    return result
-
-
-def _judge_interactive(sandbox: Sandbox, problem: Problem, test: TestData, limits: Limits,
-                       source_lines: list[str], keep_output: bool = False) -> tuple[TestResult, RunOutcome]:
-    """Solution(*constructor arguments), then one call per row of the stream; each answer is checked
-    while the run works on the next row, and the first wrong one ends the run. The result, and
-    what the operating system said about the run."""
-    expected, rows = test.expected, test.rows
-    assert rows is not None  # an interactive problem's test has its stream
-    answers: list[np.ndarray] = []
-    failure: dict = {}
-    errors = [0.0, 0.0]
-
-    def on_step(t: int, payload: bytes) -> bool:
-        reply = parse_report(payload)
-        got = returned_array(reply)
-        if got is None:
-            failure.update(step=t, message=text(reply, "message", "the answer is not an array of numbers"))
-            return False
-        check = compare(got, expected[t], problem.abs_tol, problem.rel_tol)
-        errors[0] = max(errors[0], check.max_abs_err or 0.0)
-        errors[1] = max(errors[1], check.max_rel_err or 0.0)
-        answers.append(got)
-        if not check.ok:
-            failure.update(step=t, message=check.message, detail=check.detail)
-        return check.ok
-
-    answer_bytes = int(expected[0].size) * 8 + RESULT_HEADER_BYTES
-    rows_bytes = [np.ascontiguousarray(row, dtype=np.float64).tobytes() for row in rows]
-    outcome = sandbox.interact(problem.method, (test.specs, test.blobs), rows_bytes, limits, answer_bytes, on_step)
-    if outcome.judge_ended and outcome.signal == signal.SIGKILL:  # killed for lingering after its last step
-        outcome = replace(outcome, signal=None)
-    result = _result(test, outcome)
-    result.max_abs_err, result.max_rel_err = errors
-    report = parse_report(outcome.result)
-    if outcome.judge_ended and report.get("status") is None:
-        report = {"status": "ok"}
-    verdict: Verdict | None
-    if failure:  # decided before whatever ended the run after it (the judge's end, a kill for a bad answer)
-        result.step, result.mismatch = failure["step"], failure.get("detail")
-        verdict, message = Verdict.WA, f"step t = {failure['step']} (of 0..{len(rows) - 1}): {failure['message']}"
-    else:
-        verdict, message = classify(outcome, report, limits)
-    if verdict is None:
-        if len(answers) < len(rows):
-            verdict = Verdict.RE
-            message = f"the run ended after answering {len(answers)} of {len(rows)} steps"
-        else:
-            verdict = Verdict.AC
-    if report.get("status") == "exception" and not failure:
-        result.traceback = with_source(text(report, "traceback"), source_lines)
-        phase = str(report.get("phase", ""))
-        if phase.startswith("step ") and phase[5:].isdigit():
-            result.step = int(phase[5:])
-    if keep_output and answers:
-        try:
-            result.got = np.stack(answers)
-        except ValueError:  # answers of different shapes: the first wrong one is what matters
-            result.got = answers[-1]
-    result.verdict, result.message = verdict, message
-    return result, outcome
-
-
-def _result(test: TestData, outcome: RunOutcome) -> TestResult:
-    """A test's result with what the operating system measured; the verdict is decided after."""
-    if outcome.setup_error is not None:
-        raise SandboxError(f"the walls could not be put up: {outcome.setup_error}")
-    return TestResult(
-        name=test.name,
-        verdict=Verdict.AC,
-        time_ms=round(outcome.cpu_ms, 1),
-        user_ms=round(outcome.user_ms, 1),
-        memory_mb=round(outcome.memory_mb, 1),
-        output=outcome.output.decode("utf-8", errors="replace"),
-        output_size=outcome.output_size,
-        output_lines=outcome.output_lines,
-        sizes=test.sizes,
-        note=test.note,
-    )
-
-
-def with_source(traceback: str, source: list[str]) -> str:
-    """The sandbox cannot show the submission's lines in a traceback (the file is not there):
-    put each one back under its `File "...", line N` entry, from the judge's own copy."""
-    out = []
-    lines = traceback.splitlines()
-    for i, line in enumerate(lines):
-        out.append(line)
-        match = _FRAME.match(line)
-        following = lines[i + 1] if i + 1 < len(lines) else ""
-        if match and not following.startswith("    ") and 1 <= int(match.group(1)) <= len(source):
-            code = source[int(match.group(1)) - 1].strip()
-            if code:
-                out.append("    " + code[:200])
-    return "\n".join(out) + ("\n" if out else "")

@@ -48,7 +48,7 @@ class TestData:
 
     name: str
     sizes: dict[str, int]
-    specs: list[dict]
+    specs: list[dict[str, Any]]
     blobs: list[bytes]
     expected: np.ndarray
     rows: np.ndarray | None
@@ -70,7 +70,7 @@ def test_data(problem: Problem, item: TestCase | Path | TestData) -> TestData:
     return _decoded(*cached(problem.toml_path, item, lambda: _encoded(problem, read_test(problem, item)), _whole))
 
 
-def _encoded(problem: Problem, case: TestCase) -> tuple[dict, list[bytes]]:
+def _encoded(problem: Problem, case: TestCase) -> tuple[dict[str, Any], list[bytes]]:
     """A test as one message: a header, then the arguments' arrays, the expected output and an
     interactive problem's stream, as bytes."""
     try:
@@ -89,7 +89,7 @@ def _encoded(problem: Problem, case: TestCase) -> tuple[dict, list[bytes]]:
     return header, blobs + [data for _, data in arrays]
 
 
-def _whole(message: tuple[dict, list[bytes]]) -> bool:
+def _whole(message: tuple[dict[str, Any], list[bytes]]) -> bool:
     """Whether a kept message is one `_encoded` could have made (a damaged copy is made again)."""
     header, blobs = message
     try:
@@ -103,7 +103,7 @@ def _whole(message: tuple[dict, list[bytes]]) -> bool:
         return False
 
 
-def _decoded(header: dict, blobs: list[bytes]) -> TestData:
+def _decoded(header: dict[str, Any], blobs: list[bytes]) -> TestData:
     count = header["args"]
     arrays = [np.frombuffer(data, dtype=np.float64).reshape(shape)
               for shape, data in zip(header["shapes"], blobs[count:])]
@@ -130,16 +130,16 @@ class Reader:
     def __enter__(self) -> Reader:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def encode_args(args: list) -> tuple[list[dict], list[bytes]]:
+def encode_args(args: list[Any]) -> tuple[list[dict[str, Any]], list[bytes]]:
     """Arguments as the wire carries them: arrays as raw bytes with dtype and shape, ints as values."""
-    specs: list[dict] = []
+    specs: list[dict[str, Any]] = []
     blobs: list[bytes] = []
     for value in args:
         if isinstance(value, list):
@@ -160,7 +160,7 @@ def encode_array(value: Any, floats: bool = False) -> tuple[str, list[int], byte
     while isinstance(level, list):
         shape.append(len(level))
         level = level[0] if level else None
-    flat: list = value if shape else [value]  # a scalar output's expected number: shape ()
+    flat: list[Any] = value if shape else [value]  # a scalar output's expected number: shape ()
     for width in shape[1:]:
         if any(type(row) is not list or len(row) != width for row in flat):
             raise ValueError(f"the nested lists are ragged (shape {shape} from their first elements)")

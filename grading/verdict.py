@@ -1,50 +1,28 @@
-"""Verdicts, and the ones a run's limits, exit and own report decide before its values are compared."""
+"""The verdicts that a run's limits, exit and own report decide before its values are compared."""
 
 from __future__ import annotations
 
 import signal
-from enum import StrEnum
 
-from grading.result import text
+from grading.judgement import Verdict
+from sandbox.inside.protocol import STEP, EndedFor, Phase, Result, ResultStatus
 from sandbox.outcome import FILE_LIMIT_BYTES, WALL_FACTOR, Limits, RunOutcome
 
 
-class Verdict(StrEnum):
-    """In the order they take precedence for one test: TLE, OLE, MLE, then CE (the file), RE, WA, AC.
-    JE is the judge's own failure, never the submission's."""
-
-    AC = "AC"
-    WA = "WA"
-    TLE = "TLE"
-    MLE = "MLE"
-    OLE = "OLE"
-    RE = "RE"
-    CE = "CE"
-    JE = "JE"
-
-    @property
-    def title(self) -> str:  # type: ignore[override]  # str.title, shadowed on purpose
-        return _TITLES[self]
-
-
-_TITLES = {Verdict.AC: "Accepted", Verdict.WA: "Wrong Answer", Verdict.TLE: "Time Limit Exceeded",
-           Verdict.MLE: "Memory Limit Exceeded", Verdict.OLE: "Output Limit Exceeded", Verdict.RE: "Runtime Error",
-           Verdict.CE: "Compilation Error", Verdict.JE: "Judge Error"}
-
-
-def classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[Verdict | None, str]:
+def classify(outcome: RunOutcome, report: Result | None, limits: Limits) -> tuple[Verdict | None, str]:
     """A verdict decided by limits, exit status or the run's own report; None when values decide.
 
     The report is the run's claim and can be forged, so it can only ever make the run's own
     verdict RE, MLE or WA, never CE or JE.
     """
-    status = report.get("status")
+    status = report.status if report is not None else None
+    message = report.message if report is not None else None
     if outcome.cpu_ms > limits.cpu_ms:  # the figure shown never reads as within the limit
         used = over(outcome.cpu_ms, limits.cpu_ms)
         return Verdict.TLE, f"used {used} ms of CPU time, over the limit of {limits.cpu_ms} ms"
-    if outcome.ended_for == "cpu":
+    if outcome.ended_for == EndedFor.CPU:
         return Verdict.TLE, f"stopped on reaching the limit of {limits.cpu_ms} ms of CPU time"
-    if outcome.ended_for == "sleeping":  # awake includes running: the wall limit is not all sleep
+    if outcome.ended_for == EndedFor.SLEEPING:  # awake includes running: the wall limit is not all sleep
         wall = over(outcome.wall_ms / 1000, limits.wall_ms / 1000, or_at=True, least=1)
         return Verdict.TLE, (f"sleeping or blocked: ended after {wall} s of wall-clock time, "
                              f"{limits.wall_ms / 1000:g} s or more of it not spent waiting for a CPU "
@@ -57,27 +35,29 @@ def classify(outcome: RunOutcome, report: dict, limits: Limits) -> tuple[Verdict
                              f"{FILE_LIMIT_BYTES >> 20} MiB ({FILE_LIMIT_BYTES} bytes)")
     if outcome.memory_mb > limits.memory_mb:
         return Verdict.MLE, (f"peak memory {over(outcome.memory_mb, limits.memory_mb)} MiB, over the limit of "
-                             f"{limits.memory_mb} MiB" + (", and a MemoryError raised" if status == "memory" else ""))
-    if status == "memory":  # the allocation never happened: the peak measured is what the run held before
-        asked = text(report, "message", limit=500).partition(": ")[2]  # numpy's says the size it asked for
+                             f"{limits.memory_mb} MiB" + (", and a MemoryError raised" if status == ResultStatus.MEMORY
+                                                          else ""))
+    if status == ResultStatus.MEMORY:  # the allocation never happened: the peak measured is what the run held before
+        asked = (message or "")[:500].partition(": ")[2]  # numpy's says the size it asked for
         return Verdict.MLE, ("MemoryError: an allocation was refused, as it would have taken the run past the memory "
                              f"limit of {limits.memory_mb} MiB" + (f" ({asked})" if asked else "")
                              + f"; its measured peak, {outcome.memory_mb:.0f} MiB, leaves out the refused allocation")
-    if status == "exception":
-        where = {"import": " while importing the file", "compile": " while compiling the file",
-                 "init": " while constructing Solution()", "lookup": " while looking up the method"}
-        phase = str(report.get("phase"))
-        during = f" in {phase} (counting from 0)" if phase.startswith("step ") else where.get(phase, "")
-        return Verdict.RE, text(report, "message", "an exception") + during
-    if status == "lookup":
-        return Verdict.RE, text(report, "message")
+    if report is not None and status == ResultStatus.EXCEPTION:
+        where = {Phase.IMPORT: " while importing the file", Phase.COMPILE: " while compiling the file",
+                 Phase.INIT: " while constructing Solution()", Phase.LOOKUP: " while looking up the method"}
+        phase = str(report.phase)
+        during = f" in {phase} (counting from 0)" if phase.startswith(STEP) else where.get(Phase(phase), "") \
+            if phase in Phase.__members__.values() else ""
+        return Verdict.RE, (message if message is not None else "an exception") + during
+    if status == ResultStatus.LOOKUP:
+        return Verdict.RE, message or ""
     if outcome.signal in (signal.SIGXCPU, signal.SIGXFSZ):  # the kernel sends them only past the limits above
         return Verdict.RE, f"killed by signal {signal_name(outcome.signal)}, under the limits: the run sent it itself"
     if outcome.signal is not None:
         return Verdict.RE, f"killed by signal {signal_name(outcome.signal)}"
-    if status == "invalid":
-        return Verdict.WA, text(report, "message", "the returned value is not an array of numbers")
-    if status != "ok":
+    if status == ResultStatus.INVALID:
+        return Verdict.WA, message if message is not None else "the returned value is not an array of numbers"
+    if status != ResultStatus.OK:
         return Verdict.RE, f"the process exited (code {outcome.exit_code}) before the method returned a result"
     return None, ""
 

@@ -1,7 +1,6 @@
-"""`python -m judge`: the program's one entry point, above every layer. `serve` starts the web
-page (web/), or with `--class` a class's server (classroom/, as do `worker` and `class`), the
-practice commands (start, run, stress, list, history, editorial) go to the practice layer
-(coach/), anything else is a judging (judge/cli.py)."""
+"""`python -m judge`: the program's one entry point, above every layer. A command goes where
+judge/routes.py's table says (the practice layer, the web page, a class's server); anything else
+is a judging (judge/cli.py)."""
 
 import os
 import signal
@@ -21,24 +20,11 @@ signal.signal(signal.SIGTERM, _interrupt)
 
 
 def main(argv: list[str]) -> int:
-    from coach import COMMANDS
+    from judge.routes import route, run
 
-    if argv and argv[0] in COMMANDS:
-        from coach.cli import main as practise
-
-        return practise(argv)
-    if argv and argv[0] == "serve" and any(a == "--class" or a.startswith("--class=") for a in argv[1:]):
-        from classroom.cli import serve as serve_class
-
-        return serve_class(argv[1:])
-    if argv and argv[0] in ("worker", "class"):
-        from classroom.cli import manage, worker
-
-        return worker(argv[1:]) if argv[0] == "worker" else manage(argv[1:])
-    if argv and argv[0] == "serve":
-        from web.cli import main as serve
-
-        return serve(argv[1:])
+    command = route(argv)
+    if command is not None:
+        return run(command, argv)
     from judge.cli import main as judge
 
     return judge(argv)

@@ -66,13 +66,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _commands() -> dict[str, str]:
-    """The subcommands judge/__main__.py routes elsewhere, with their one-line help."""
-    from coach import COMMANDS  # a dict of strings: nothing else of the practice layer loads
+    """The commands judge/routes.py hands elsewhere, with their one-line help."""
+    from judge.routes import listed
 
-    return {**COMMANDS, "serve": "the practice web page on this machine (make serve)",
-            "serve --class": "a class's or a contest's server: accounts, submissions, scoreboard",
-            "class": "manage a class's accounts (add-users, token)",
-            "worker": "judge a class's submissions from its queue, on this machine"}
+    return listed()
 
 
 def _epilog() -> str:

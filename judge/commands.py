@@ -12,7 +12,8 @@ from pathlib import Path
 
 from coach.record import enrich, record_report
 from grading import report as render
-from grading.session import Report, TestResult, judge_file
+from grading.judgement import Report, TestResult
+from grading.session import Options, given, judge_file, stored
 from grading.tests import select_tests
 from problems import Problem, all_problems, load
 from problems.bundled import bundled as bundled_of
@@ -23,8 +24,8 @@ from sandbox.sandbox import Sandbox
 def judge_one(path: Path, problem: Problem | None, args: argparse.Namespace, sandbox: Sandbox) -> int:
     """Judge one file; the practice layer adds a hint or the reference's speed before it is
     printed, and keeps it in the history after."""
-    report = judge_file(path, problem, run_all=args.all, patterns=args.tests, keep_output=args.hint is not None,
-                        on_test=_progress if args.progress else None, sandbox=sandbox)
+    report = judge_file(path, problem, Options(stored(args.tests), run_all=args.all, keep_output=args.hint is not None,
+                                               on_test=_progress if args.progress else None, sandbox=sandbox))
     enrich(report, args.hint)
     if args.progress:
         print(render.to_json(report, with_text=True))
@@ -56,7 +57,8 @@ def bundled(problem_name: str | None) -> int:
     print("-" * len(header), flush=True)
     mismatches = busy = 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each judging is its own sandbox
-        futures = [pool.submit(judge_file, entry.path, problem, tests) for problem, entry, tests in jobs]
+        futures = [pool.submit(judge_file, entry.path, problem, Options(given(tests)))
+                   for problem, entry, tests in jobs]
         for (problem, entry, _), future in zip(jobs, futures):
             try:
                 report = future.result()

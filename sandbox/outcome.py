@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sandbox.errors import MachineBusy, SandboxLost
 from sandbox.inside import protocol
+from sandbox.inside.protocol import EndedFor
 
 WALL_FACTOR = 3  # a run awake (not waiting for a CPU) this many times its CPU limit is sleeping: TLE
 CAP_FACTOR = 20  # plain wall-clock time this many times the CPU limit: too busy a machine to judge
@@ -62,7 +63,7 @@ class RunOutcome:
     user_ms: float  # user alone: the program's own work (system time is mostly page faults)
     wall_ms: float
     memory_mb: float
-    ended_for: str | None  # protocol.ENDED_FOR: killed by the fork server for time, or for lingering
+    ended_for: EndedFor | None  # killed by the fork server for time, or for lingering
     exit_code: int | None
     signal: int | None
     output_size: int
@@ -78,7 +79,7 @@ class RunOutcome:
         """Over its CPU limit by no more than contention explains, in a run other work held back that
         ended by itself (one the clock ended, for its CPU time or asleep, is TLE whatever the load)."""
         return (self.contended and limits.cpu_ms < self.cpu_ms <= limits.contended_cpu_ms
-                and self.ended_for in (None, "lingering"))
+                and self.ended_for in (None, EndedFor.LINGERING))
 
 
 def outcome_of(header: dict, parts: list[bytes]) -> RunOutcome:
@@ -90,9 +91,9 @@ def outcome_of(header: dict, parts: list[bytes]) -> RunOutcome:
         raise SandboxLost(f"the fork server's report is malformed ({exc})") from None
     numbers = (status.cpu_ms, status.user_ms, status.wall_ms, status.peak_rss_kb, status.base_rss_kb,
                status.output_size, status.output_lines, status.waited_ms)
-    if len(parts) != 2 or any(n < 0 for n in numbers) or status.ended_for not in (None, *protocol.ENDED_FOR):
+    if len(parts) != 2 or any(n < 0 for n in numbers) or status.ended_for not in (None, *EndedFor):
         raise SandboxLost("the fork server's report is malformed")
-    if status.ended_for == "busy":
+    if status.ended_for == EndedFor.BUSY:
         raise MachineBusy(MachineBusy.MESSAGE)
     return RunOutcome(
         cpu_ms=float(status.cpu_ms), user_ms=float(min(status.user_ms, status.cpu_ms)), wall_ms=float(status.wall_ms),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sandbox.errors import SandboxLost, SandboxUnavailable
 from sandbox.inside import protocol
+from sandbox.inside.protocol import TaskKind
 from sandbox.launch import CLOSE_GRACE_S, ForkServer, Launch
 from sandbox.outcome import COMPILE_LIMITS, FILE_LIMIT_BYTES, Limits, RunOutcome
 from sandbox.steps import Steps
@@ -116,10 +117,10 @@ class Sandbox:
     def compile(self, source: bytes, filename: str) -> RunOutcome:
         """Parse and compile the file in a walled child (no code of it runs); the fork server keeps
         the code object for the runs."""
-        task = protocol.Task("compile", COMPILE_LIMITS.for_task(COMPILE_RESULT_BYTES), filename=filename)
+        task = protocol.Task(TaskKind.COMPILE, COMPILE_LIMITS.for_task(COMPILE_RESULT_BYTES), filename=filename)
         if self.warm and not self._in_session:  # this submission's session process serves from here
             try:
-                self._live().post(protocol.Task("session", COMPILE_LIMITS.for_task(0)))
+                self._live().post(protocol.Task(TaskKind.SESSION, COMPILE_LIMITS.for_task(0)))
             except SandboxLost:  # it died while it waited: closed, so that its owner starts another
                 self.close()
                 raise
@@ -136,17 +137,17 @@ class Sandbox:
         the fork server waits for the next. SandboxLost when it does not answer (then close it)."""
         if self._in_session:
             self._in_session = False
-            self._live().release(protocol.Task("release", COMPILE_LIMITS.for_task(0)))
+            self._live().release(protocol.Task(TaskKind.RELEASE, COMPILE_LIMITS.for_task(0)))
 
     def check(self, method: str, limits: Limits) -> RunOutcome:
         """Import the file and look up the method in a walled child, before any test input exists here."""
-        return self._live().alone(protocol.Task("check", limits.for_task(CHECK_RESULT_BYTES), method=method), [])
+        return self._live().alone(protocol.Task(TaskKind.CHECK, limits.for_task(CHECK_RESULT_BYTES), method=method), [])
 
     def submit(self, task_id: int, method: str, args: tuple[list[dict], list[bytes]], limits: Limits,
                result_bytes: int) -> None:
         """Start a run alongside those in flight (at most `lanes`); `collect` gets its outcome."""
         specs, blobs = args
-        self._live().submit(protocol.Task("run", limits.for_task(result_bytes), id=task_id, method=method,
+        self._live().submit(protocol.Task(TaskKind.RUN, limits.for_task(result_bytes), id=task_id, method=method,
                                           args=specs), blobs)
 
     def collect(self) -> tuple[int, RunOutcome]:
@@ -159,7 +160,8 @@ class Sandbox:
         in turn (steps.py)."""
         specs, blobs = args
         self._live().settle()
-        task = protocol.Task("interact", limits.for_task(result_bytes, FILE_LIMIT_BYTES), method=method, args=specs)
+        task = protocol.Task(TaskKind.INTERACT, limits.for_task(result_bytes, FILE_LIMIT_BYTES), method=method,
+                             args=specs)
         return Steps(self.ready(), rows, result_bytes, on_step).run(task, blobs)
 
     def _live(self) -> Tasks:

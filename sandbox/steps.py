@@ -5,7 +5,6 @@ clock; the judge tells it how much of the wall clock was its own turn."""
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import time
@@ -18,7 +17,7 @@ from sandbox.outcome import RunOutcome, outcome_of
 from sandbox.tasks import REPLY_GRACE_S
 
 ANSWER_READ_BYTES = 64 << 10  # one read of a run's answers: a pipe's worth (1 MiB was an mmap per step)
-END = protocol.to_wire(protocol.Control("end"))
+END = protocol.to_wire(protocol.Control(protocol.ControlKind.END))
 
 
 class Steps:
@@ -57,7 +56,8 @@ class Steps:
                 if self.server.answers in ready:
                     self.woke = time.monotonic()
                     if self.turns.due() and not self.ended:  # the fork server's clock leaves the judge's turns out
-                        self.server.send(protocol.to_wire(protocol.Control("judge_time", self.turns.total_ms())))
+                        self.server.send(protocol.to_wire(protocol.Control(protocol.ControlKind.JUDGE_TIME,
+                                                                                self.turns.total_ms())))
                     self._read_answers()
                     self._answer_all()
                 if from_server in ready:  # the run has exited: what it wrote before is all in the pipe
@@ -111,8 +111,9 @@ class Steps:
         except ValueError:
             size = int.from_bytes(self.received[:4], "big")
             self.received.clear()
-            return [json.dumps({"status": "invalid",
-                                "message": f"a step's answer of {size} bytes is over the limit"}).encode() + b"\n"]
+            over = protocol.Result(protocol.ResultStatus.INVALID,
+                                   message=f"a step's answer of {size} bytes is over the limit")
+            return [protocol.result_header(over)]
 
     def _write_rows(self) -> None:
         try:

@@ -52,7 +52,8 @@ from pathlib import Path
 
 import numpy as np
 
-from grading.session import Report, TestResult, judge_file
+from grading.judgement import Report, TestResult
+from grading.session import Options, given, judge_file
 from problems import Problem, ProblemError, all_problems, category_of, load, read_test
 from problems.bundled import SOLUTIONS, Bundled, bundled
 from problems.package import ROOT as PROBLEMS
@@ -320,16 +321,17 @@ def _require_memory_margin(entry: Bundled, report: Report, problem: Problem, who
                         "(raise memory_limit_mb in problem.toml, or make it use less)")
 
 
-def _judge(entry: Bundled, problem: Problem, **options) -> Report:
+def _judge(entry: Bundled, problem: Problem, run_all: bool = False, time_limit_ms: int | None = None) -> Report:
     """judge_file on every test, judged again while the machine is too busy to judge a run."""
+    options = Options(given(problem.test_files()), run_all=run_all, time_limit_ms=time_limit_ms)
     for _ in range(BUSY_TRIES - 1):
         try:
-            return judge_file(entry.path, problem, problem.test_files(), **options)
+            return judge_file(entry.path, problem, options)
         except MachineBusy:
             print(f"verify: note: {shown(entry.path)}: the machine was too busy to judge a run; judging it again",
                   file=sys.stderr, flush=True)
             time.sleep(BUSY_PAUSE_S)
-    return judge_file(entry.path, problem, problem.test_files(), **options)
+    return judge_file(entry.path, problem, options)
 
 
 def _judge_measured(entry: Bundled, problem: Problem, pressures: list[float | None]) -> Report:

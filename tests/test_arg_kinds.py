@@ -202,16 +202,16 @@ def test_a_wrong_scalar_output_says_the_value(meansquare, tmp_path):
 @pytest.mark.slow  # runs the bundled wrong answer in a sandbox of its own
 def test_hints_match_a_scalar_output(meansquare, tmp_path):
     from coach.hints import hint
-    from grading.session import judge_file
+    from grading.session import Options, judge_file
     from problems import load
 
     wrapped = tmp_path / "wrapped.py"
     wrapped.write_text("import numpy as np\n\n\nclass Solution:\n    def mean_square(self, Z):\n"
                        "        return np.array([float(np.sum(np.square(Z)))])\n")
-    report = judge_file(wrapped, load(str(meansquare)), keep_output=True)
+    report = judge_file(wrapped, load(str(meansquare)), Options(keep_output=True))
     told = hint(report, 2, SOURCE / "solutions")
-    assert (told["kind"], told["matches"]) == ("step", ["wrong_answer/sum_not_mean.py"])
-    assert told["text"] == ("your output goes wrong at step 2 of the statement (Mean): Bug: the sum of squares, never "
+    assert (told.kind, told.matches) == ("step", ["wrong_answer/sum_not_mean.py"])
+    assert told.text == ("your output goes wrong at step 2 of the statement (Mean): Bug: the sum of squares, never "
                             "divided by the count")
 
 

@@ -25,7 +25,7 @@ from class_server import (
 )
 from helpers import ROOT, holds, judge_command
 
-from grading.session import judge_file
+from grading.session import Options, given, judge_file
 from problems import load
 from sandbox.sandbox import Sandbox, run_label, sandbox_processes
 from sandbox.view import checkout_root
@@ -226,12 +226,12 @@ def test_a_warm_sandbox_keeps_no_byte_of_a_submission_between_judgings(tmp_path)
     try:
         sandbox.start()
         tests = problem.test_files()[:3]
-        judged = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True, on_test=look)
+        judged = judge_file(path, problem, Options(given(tests), sandbox=sandbox, keep_sandbox=True, on_test=look))
         assert judged.verdict.name == "AC" and during == [True]
         assert sandbox.alive
         left = sandbox_processes(name)
         assert left and not any(holds(pid, marker) for pid in left)
-        again = judge_file(path, problem, tests, sandbox=sandbox, keep_sandbox=True)
+        again = judge_file(path, problem, Options(given(tests), sandbox=sandbox, keep_sandbox=True))
         assert again.verdict.name == "AC" and sandbox_processes(name) == left  # the same fork server, warm
     finally:
         sandbox.close()

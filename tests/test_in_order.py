@@ -1,10 +1,10 @@
-"""grading/session.py's InOrder, with no sandbox: runs go side by side and end in any order, their
+"""grading/standard.py's InOrder, with no sandbox: runs go side by side and end in any order, their
 results come out in test order, and a lost fork server blames the first test in flight and runs
 the others again, in order, before any new test."""
 
 from __future__ import annotations
 
-from grading.session import InOrder
+from grading.standard import InOrder
 
 # InOrder only carries a test's data and result: plain strings stand in for them here.
 

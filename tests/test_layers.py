@@ -10,6 +10,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {  # a package may import itself and these
     "problems": set(),
@@ -22,6 +24,13 @@ ALLOWED = {  # a package may import itself and these
     "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom"},
 }
 INSIDE = ROOT / "sandbox" / "inside"
+# The keys of the data a layer adds (JSON keys, fields, attributes): a layer below it names none of
+# them, not even in a string, as grading once rendered the practice layer's report.hint['level'].
+OWNED_KEYS = {
+    "coach": {"hint", "speed", "ratio", "yours_ms", "reference_ms", "nonfinite", "bugs", "editorial"},
+    "web": {"event", "cancelled", "max_queued"},
+    "classroom": {"rejudged", "user_id", "login", "password", "standings"},
+}
 
 
 def _modules() -> dict[str, Path]:
@@ -47,6 +56,21 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+def _keys(source: str) -> set[str]:
+    """What a module names as data: string constants, attributes, keyword arguments, class fields."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.ClassDef):
+            names |= {s.target.id for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+    return names
+
+
 def _ours(names: set[str], modules: dict[str, Path]) -> set[str]:
     return {name for name in names if name in modules}
 
@@ -60,6 +84,25 @@ def test_no_import_runs_back_up_a_layer():
             if target.split(".")[0] not in ALLOWED[package] | {package}:
                 wrong.append(f"{module} imports {target}")
     assert wrong == []
+
+
+def test_no_layer_names_a_key_a_layer_above_it_owns():
+    wrong = []
+    for module, path in _modules().items():
+        package = module.split(".")[0]
+        names = _keys(path.read_text())
+        for owner, keys in OWNED_KEYS.items():
+            if owner != package and owner not in ALLOWED[package]:  # above it, or beside it
+                wrong += [f"{module} names {key!r}, a key of {owner}/" for key in sorted(keys & names)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("source", [
+    "lines.append(f\"Hint (level {report.hint['level']})\")",  # grading/report.py before issue 36
+    "out = {'speed': 1}", "Report(speed=None)", "class Report:\n    hint: dict | None = None",
+])
+def test_a_key_is_seen_however_it_is_named(source):
+    assert _keys(source) & OWNED_KEYS["coach"]
 
 
 def test_no_circle():

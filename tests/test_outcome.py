@@ -4,18 +4,26 @@ and own report decide, in their order of precedence."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 
 import pytest
 
-from grading.verdict import Verdict, classify
+from grading import verdict
+from grading.verdict import Verdict
 from sandbox.errors import MachineBusy, SandboxLost
+from sandbox.inside.protocol import read_result
 from sandbox.outcome import CONTENDED_SHARE, FILE_LIMIT_BYTES, Limits, RunOutcome, outcome_of
 
 STATUS = {"cpu_ms": 120.0, "user_ms": 100.0, "wall_ms": 150.0, "peak_rss_kb": 81920, "base_rss_kb": 30720,
           "output_size": 5, "output_lines": 1, "exit_code": 0}
 PARTS = [b'{"status": "ok"}\n', b"hello"]
+
+
+def classify(outcome: RunOutcome, header: dict, limits: Limits) -> tuple[Verdict | None, str]:
+    """The verdict for a run that wrote `header` as its result, read as the judge reads it."""
+    return verdict.classify(outcome, read_result(json.dumps(header).encode() + b"\n")[0], limits)
 
 
 def test_a_status_becomes_the_run_s_outcome():
@@ -56,7 +64,7 @@ MALFORMED = "the fork server's report is malformed"
     ({"output_size": -1}, PARTS, ""),  # a negative figure
     ({"wall_ms": -0.5}, PARTS, ""),
     ({"base_rss_kb": -1}, PARTS, ""),
-    ({"ended_for": "boredom"}, PARTS, ""),  # a reason the fork server never gives
+    ({"ended_for": "boredom"}, PARTS, " (Status.ended_for is not EndedFor | None)"),  # a reason it never gives
     ({}, PARTS[:1], ""),  # the result and output frames, not both
     ({}, PARTS + [b""], ""),
 ])
@@ -253,8 +261,8 @@ def test_a_time_just_over_the_limit_never_reads_as_within_it():
     (Verdict.AC, 999.6, 255.99, ("1000 ms", "256.0 MiB")),  # within the limits, rounded as usual
 ])
 def test_a_report_row_never_rounds_a_figure_onto_its_limit(verdict, time_ms, memory_mb, cells):
+    from grading.judgement import Report, TestResult
     from grading.report import to_text
-    from grading.session import Report, TestResult
     from problems import load
 
     problem = load("causal")  # 1000 ms, 256 MiB

@@ -15,6 +15,7 @@ from helpers import ROOT, judge_command, judge_env, run_judge
 from coach.hints import same_mistake
 from coach.nonfinite import MEANING
 from grading.checker import compare
+from judge import routes
 from problems import all_problems, load
 
 REFERENCE = ROOT / "problems" / "gqa" / "reference.py"
@@ -95,7 +96,7 @@ def test_help_lists_every_command(home):
     assert shown.returncode == 0
     listed = shown.stdout.split("commands (python -m judge COMMAND --help for each):\n")[1].splitlines()
     commands = ["start", "run", "stress", "list", "history", "editorial", "serve", "serve --class", "class", "worker"]
-    assert [line[:17].strip() for line in listed] == commands
+    assert [line[:17].strip() for line in listed] == commands == list(routes.listed())  # one table routes them
     for command in commands:
         usage = judge(home, *command.split(), *(["DIR"] if command == "serve --class" else []), "--help").stdout
         assert usage.startswith(f"usage: python -m judge {command.removesuffix(' --class')} "), usage
@@ -382,17 +383,19 @@ def test_every_bundled_wrong_answer_is_named_by_its_own_hint(slug):
     from concurrent.futures import ThreadPoolExecutor
 
     from coach.hints import expected_for
-    from grading.session import judge_file
+    from grading.session import Options, given, judge_file
     from problems import read_test
     from problems.bundled import bundled
 
     problem = load(slug)
     wrong = sorted(e.path for e in bundled(problem) if e.expected == "WA")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        first = dict(zip(wrong, pool.map(lambda p: judge_file(p, problem, keep_output=True).first_failure, wrong)))
+        first = dict(zip(wrong, pool.map(lambda p: judge_file(p, problem, Options(keep_output=True)).first_failure,
+                                         wrong)))
         tests = sorted({problem.tests_dir / f"{f.name}.json" for f in first.values()})
         outputs = dict(zip(wrong, pool.map(
-            lambda p: {t.name: t.got for t in judge_file(p, problem, tests, run_all=True, keep_output=True).tests},
+            lambda p: {t.name: t.got
+                       for t in judge_file(p, problem, Options(given(tests), run_all=True, keep_output=True)).tests},
             wrong)))
     for path, failure in first.items():
         case = read_test(problem, problem.tests_dir / f"{failure.name}.json")

@@ -9,7 +9,22 @@ import math
 
 import pytest
 
-from sandbox.inside.protocol import Config, Control, Hello, Limits, Status, Task, from_wire, to_wire
+from sandbox.inside.protocol import (
+    Compiled,
+    Config,
+    Control,
+    Hello,
+    Limits,
+    Result,
+    ResultStatus,
+    Status,
+    Task,
+    from_wire,
+    read_compiled,
+    read_result,
+    result_header,
+    to_wire,
+)
 
 LIMITS = {"cpu_ms": 1000, "wall_ms": 3000, "cap_ms": 20000, "memory_bytes": 256 << 20,
           "address_slack_bytes": 96 << 20, "tasks": 64, "file_bytes": 8 << 20, "output_keep_bytes": 64 << 10,
@@ -77,7 +92,7 @@ def test_a_bool_field_refuses_a_number():
 
 @pytest.mark.parametrize("args", [[3], ["value"], [[{"kind": "value"}]], {"kind": "value"}])
 def test_a_list_of_dicts_refuses_anything_else(args):
-    with pytest.raises(ValueError, match=r"^Task.args is not list\[dict\]$"):
+    with pytest.raises(ValueError, match=r"^Task.args is not list\[dict\[str, Any\]\]$"):
         from_wire(Task, {"kind": "run", "limits": LIMITS, "args": args})
 
 
@@ -140,3 +155,32 @@ def test_nested_limits_are_checked_as_their_own_message():
 def test_a_header_that_is_not_an_object_is_refused(data):
     with pytest.raises(ValueError, match="^Status: not an object$"):
         from_wire(Status, data)
+
+
+@pytest.mark.parametrize("raw", [
+    b"", b"\n", b"not json\n", b"[1, 2]\n", b'{"status": "fine"}\n', b'{"status": 3}\n', b'{"no": "status"}\n',
+    b"[" * 100000 + b"\n", b'{"status": "ok", "x": "' + b"a" * (70 << 10) + b'"}\n', b'{"status": "ok"' + b"\xff\n",
+    b'{"status": 1' + b"0" * 5000 + b"}\n",
+])
+def test_a_result_that_is_no_header_reads_as_none(raw):
+    assert read_result(raw)[0] is None
+
+
+def test_a_result_s_fields_of_another_type_read_as_absent():
+    raw = (b'{"status": "exception", "phase": 3, "message": ["m"], "traceback": "t", "shape": [2, "3"], "steps": 1.5}'
+           b"\npayload")
+    assert read_result(raw) == (Result(ResultStatus.EXCEPTION, traceback="t"), b"payload")
+    assert read_result(b'{"status": "ok", "shape": [1, 2], "message": "' + b"m" * 9000 + b'"}\n') == (
+        Result(ResultStatus.OK, message="m" * 4000, shape=[1, 2]), b"")
+
+
+def test_a_result_header_goes_through_the_wire_as_written():
+    result = Result(ResultStatus.EXCEPTION, "step 3", "ValueError", "ValueError: no", "  File ...\n")
+    assert read_result(result_header(result) + b"\x00" * 8) == (result, b"\x00" * 8)
+    assert result.step() == 3 and Result(ResultStatus.OK, "call").step() is None
+    assert to_wire(Result(ResultStatus.OK, shape=[2])) == {"status": "ok", "shape": [2]}
+
+
+def test_a_compile_answer_is_read_without_raising():
+    assert read_compiled(b'{"ok": true, "methods": ["forward", 3], "error": null}\n') == Compiled(True, ["forward"])
+    assert read_compiled(b'{"ok": "yes"}\n') is None and read_compiled(b"\xff\n") is None

@@ -75,7 +75,7 @@ class Job:
     def summary(self) -> dict:
         return {"job": self.id, "state": self.state, **self.about}
 
-    def _end(self, state: str, event: dict) -> None:
+    def end(self, state: str, event: dict) -> None:
         """Under self.changed: the last state and event; the temporary files go."""
         self.state = state
         self.events.append(event)
@@ -142,7 +142,7 @@ class JobQueue:
         and with `wait` killed if it has not gone after the grace."""
         with job.changed:
             if job.state == "queued":
-                job._end("cancelled", {"event": "cancelled"})
+                job.end("cancelled", {"event": "cancelled"})
                 return
             process = job.process
             job.stopping = job.state == "running"
@@ -186,7 +186,7 @@ class JobQueue:
                 if job.state != "queued":
                     continue
                 if self.closing.is_set():
-                    job._end("cancelled", {"event": "cancelled"})
+                    job.end("cancelled", {"event": "cancelled"})
                     continue
                 job.state = "running"
                 try:
@@ -194,7 +194,7 @@ class JobQueue:
                                                    stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                                    errors="replace", env=dict(os.environ, PYTHONUNBUFFERED="1"))
                 except OSError as exc:  # the worker lives on; the page is told
-                    job._end("done", {"event": "error", "message": f"the judge could not start: {exc}"})
+                    job.end("done", {"event": "error", "message": f"the judge could not start: {exc}"})
                     continue
             try:
                 self._follow(job)
@@ -223,17 +223,17 @@ class JobQueue:
             reported = isinstance(last, dict) and "error" not in last
             # a SIGINT that lands while the judge still imports ends it with a bare traceback
             if code in (130, -signal.SIGINT, -signal.SIGKILL) or (job.stopping and not reported):
-                job._end("cancelled", {"event": "cancelled"})
+                job.end("cancelled", {"event": "cancelled"})
             elif isinstance(last, dict) and "error" in last:
                 message = str(last["error"])
                 for path, name in job.aliases.items():
                     message = message.replace(path, name)
-                job._end("done", {"event": "error", "message": message})
+                job.end("done", {"event": "error", "message": message})
             elif isinstance(last, dict):
-                job._end("done", {"event": "done", "exit": code, "report": finite(last)})
+                job.end("done", {"event": "done", "exit": code, "report": finite(last)})
             else:
                 message = stderr.strip().splitlines()[-1] if stderr.strip() else f"the judge exited {code}"
-                job._end("done", {"event": "error", "message": message})
+                job.end("done", {"event": "error", "message": message})
 
 
 def finite(value):

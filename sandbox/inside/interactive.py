@@ -13,7 +13,7 @@ import os
 import signal
 
 import wire
-from protocol import Control, from_wire
+from protocol import Control, ControlKind, from_wire
 
 ENDED_GRACE_S = 0.2  # after the judge's `end`, the child's time to see its end frame and exit
 
@@ -36,5 +36,5 @@ def await_end(proto_in: int) -> None:
             header, _ = wire.receive(proto_in)
         except (EOFError, ValueError):
             os._exit(0)
-        if header.get("kind") == "end":
+        if header.get("kind") == ControlKind.END:
             return

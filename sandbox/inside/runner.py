@@ -13,6 +13,7 @@ import traceback
 from typing import NoReturn
 
 import wire
+from protocol import STEP, Compiled, Phase, Result, ResultStatus, to_wire
 
 
 class Runner:
@@ -29,6 +30,7 @@ class Runner:
         self.float64 = np.float64
         self.ndarray = np.ndarray
         self.dumps = json.dumps
+        self.to_wire = to_wire
         self.write = os.write
         self.exit = os._exit
         self.extract_tb = traceback.extract_tb
@@ -41,19 +43,19 @@ class Runner:
 
     def load(self, source: bytes, method: str | None, code=None) -> type:
         """Execute the file (compiled already, or now); its class Solution, or finish with why not."""
-        phase = "compile"
+        phase = Phase.COMPILE
         try:
             if code is None:
                 code = compile(source, self.filename, "exec", dont_inherit=True)
-            phase = "import"
+            phase = Phase.IMPORT
             namespace = {"__name__": "solution", "__file__": self.filename, "__builtins__": __builtins__}
             exec(code, namespace)
-            phase = "lookup"
+            phase = Phase.LOOKUP
             cls = namespace.get("Solution")
             if not isinstance(cls, type):
-                self.finish({"status": "lookup", "message": "the file defines no class Solution"})
+                self.finish(Result(ResultStatus.LOOKUP, message="the file defines no class Solution"))
             if method is not None and not callable(getattr(cls, method, None)):
-                self.finish({"status": "lookup", "message": f"class Solution has no method {method}()"})
+                self.finish(Result(ResultStatus.LOOKUP, message=f"class Solution has no method {method}()"))
             return cls
         except BaseException as exc:
             self.fail(phase, exc)
@@ -61,30 +63,25 @@ class Runner:
     def check(self, source: bytes, method: str, code=None) -> None:
         """The import check: import, find the method, and report only that."""
         self.load(source, method, code)
-        self.finish({"status": "ok"})
+        self.finish(Result(ResultStatus.OK))
 
     def run(self, source: bytes, method: str, args: list, code=None) -> None:
         cls = self.load(source, method, code)
-        phase = "init"
+        phase = Phase.INIT
         try:
             instance = cls()
-            phase = "call"
+            phase = Phase.CALL
             value = getattr(instance, method)(*args)
-            phase = "return"
+            phase = Phase.RETURN
             self.finish_value(value)
         except BaseException as exc:
             self.fail(phase, exc)
 
     def fail(self, phase: str, exc: BaseException) -> NoReturn:
         if isinstance(exc, MemoryError):
-            self.finish({"status": "memory", "phase": phase, "message": self._text(exc)})  # numpy's names the size
-        self.finish({  # SystemExit and KeyboardInterrupt are the submission's too
-            "status": "exception",
-            "phase": phase,
-            "type": type(exc).__name__,
-            "message": self._text(exc),
-            "traceback": self._own_frames(exc),
-        })
+            self.finish(Result(ResultStatus.MEMORY, phase, message=self._text(exc)))  # numpy's names the size
+        self.finish(Result(ResultStatus.EXCEPTION, phase, type(exc).__name__, self._text(exc),  # SystemExit
+                           self._own_frames(exc)))  # and KeyboardInterrupt are the submission's too
 
     def interact(self, source: bytes, method: str, args: list, code, step_in: int, step_out: int) -> None:
         """An interactive run: Solution(*args) once, then one call of `method` per row received on
@@ -93,8 +90,8 @@ class Runner:
         try:
             bound = getattr(cls(*args), method)
         except BaseException as exc:
-            self.fail("init", exc)
-        self.write_frame(step_out, self.dumps({"status": "constructed"}).encode() + b"\n")
+            self.fail(Phase.INIT, exc)
+        self.write_frame(step_out, self.header(Result(ResultStatus.CONSTRUCTED)))
         step = 0
         while True:
             try:
@@ -102,13 +99,13 @@ class Runner:
             except EOFError:
                 row = b""
             if not row:  # the judge wants no more steps
-                self.finish({"status": "ok", "steps": step})
+                self.finish(Result(ResultStatus.OK, steps=step))
             x = self.frombuffer(row, dtype=self.float64).tolist()
             try:
                 value = bound(x)
                 payload = self.encoded(value)
             except BaseException as exc:
-                self.fail(f"step {step}", exc)
+                self.fail(f"{STEP}{step}", exc)
             self.write_frame(step_out, payload)
             step += 1
 
@@ -118,21 +115,24 @@ class Runner:
     def encoded(self, value) -> bytes:
         """A returned value as the judge reads it: a JSON header line, then float64 bytes."""
         if value is None:
-            return self.dumps({"status": "invalid", "message": "the method returned None"}).encode() + b"\n"
+            return self.header(Result(ResultStatus.INVALID, message="the method returned None"))
         try:
             array = self.asarray(value)
         except (ValueError, TypeError) as exc:
-            return self.dumps({"status": "invalid", "message": f"the returned value is not a rectangular "
-                               f"array of numbers ({_first_line(str(exc))})"}).encode() + b"\n"
+            return self.header(Result(ResultStatus.INVALID, message="the returned value is not a rectangular "
+                                      f"array of numbers ({_first_line(str(exc))})"))
         if not isinstance(array, self.ndarray) or array.dtype.kind not in "iuf":
             kind = getattr(getattr(array, "dtype", None), "name", type(array).__name__)
-            return self.dumps({"status": "invalid", "message": _describe(value, kind)}).encode() + b"\n"
+            return self.header(Result(ResultStatus.INVALID, message=_describe(value, kind)))
         data = self.ascontiguous(array, dtype=self.float64)
-        header = self.dumps({"status": "ok", "shape": list(data.shape), "type": type(value).__name__})
-        return header.encode() + b"\n" + data.tobytes()
+        return self.header(Result(ResultStatus.OK, type=type(value).__name__, shape=list(data.shape))) + data.tobytes()
 
-    def finish(self, report: dict) -> NoReturn:
-        self.finish_raw(self.dumps(report).encode() + b"\n")
+    def header(self, result: Result) -> bytes:
+        """The result's header line (protocol.py), as the judge reads it."""
+        return self.dumps(self.to_wire(result)).encode() + b"\n"
+
+    def finish(self, result: Result) -> NoReturn:
+        self.finish_raw(self.header(result))
 
     def finish_raw(self, payload: bytes) -> NoReturn:
         for stream in self.flushables:
@@ -180,7 +180,7 @@ def _describe(value, kind: str) -> str:
     return f"the returned value has element type {kind}, expected numbers"
 
 
-def compile_only(source: bytes, filename: str) -> tuple[dict, bytes]:
+def compile_only(source: bytes, filename: str) -> tuple[Compiled, bytes]:
     """Compile without running anything: Python's own rules (BOM, coding line), the methods of a
     top-level class Solution for problem detection, or the compiler's message; and the code
     object, marshalled, for the fork server to hand to every run (no code of the file has run
@@ -192,16 +192,16 @@ def compile_only(source: bytes, filename: str) -> tuple[dict, bytes]:
         tree = ast.parse(source, filename)
         code = compile(tree, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError) as exc:
-        return {"ok": False, "error": _syntax_message(exc)}, b""
+        return Compiled(False, error=_syntax_message(exc)), b""
     except RecursionError:
-        return {"ok": False, "error": "the file is nested too deeply for Python's compiler (RecursionError)"}, b""
+        return Compiled(False, error="the file is nested too deeply for Python's compiler (RecursionError)"), b""
     except MemoryError:
-        return {"ok": False, "error": "compiling the file ran out of memory (MemoryError)"}, b""
+        return Compiled(False, error="compiling the file ran out of memory (MemoryError)"), b""
     methods = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Solution":
             methods = [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    return {"ok": True, "methods": methods}, marshal.dumps(code)
+    return Compiled(True, methods), marshal.dumps(code)
 
 
 def _syntax_message(exc: BaseException) -> str:

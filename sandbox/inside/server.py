@@ -25,7 +25,7 @@ import interactive  # the judge's boot command puts this folder on the path (san
 import walls
 import wire
 from clock import Clock
-from protocol import Config, Hello, Released, Status, Task, from_wire, to_wire
+from protocol import Config, ControlKind, EndedFor, Hello, Released, Status, Task, TaskKind, from_wire, to_wire
 from runner import Runner, compile_only
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
@@ -93,25 +93,25 @@ def main() -> None:
             task = from_wire(Task, header)
         except (EOFError, ValueError):
             os._exit(0)  # the judge is done (or talks nonsense): no interpreter teardown to wait for
-        if task.kind == "session" and config.sessions and not server.in_session:
+        if task.kind == TaskKind.SESSION and config.sessions and not server.in_session:
             _session(server, proto_out)  # returns in the session process; the fork server waits in there
             continue
-        if task.kind == "release" and server.in_session:
+        if task.kind == TaskKind.RELEASE and server.in_session:
             runs.kill_all()
             os._exit(0)  # the fork server answers once this process is gone
-        if task.kind in ("session", "release"):
+        if task.kind in (TaskKind.SESSION, TaskKind.RELEASE):
             os._exit(1)  # out of turn: the judge sees its sandbox lost and starts another
-        if task.kind == "compile":
+        if task.kind == TaskKind.COMPILE:
             server.source, server.filename, server.code = blobs[0], task.filename or "submission.py", None
-        if task.kind == "run":  # alongside other runs: reported with its id when done
+        if task.kind == TaskKind.RUN:  # alongside other runs: reported with its id when done
             runs.start(task, blobs)
             continue
         runs.serve(until_readable=None)  # the judge sends nothing else while runs are in flight
         status, result, output = _supervise(server, task, blobs)
-        if task.kind == "compile":
+        if task.kind == TaskKind.COMPILE:
             result, server.code = _compiled(result)
         wire.send(proto_out, to_wire(status), [result, output])
-        if task.kind == "interact" and not status.judge_ended:
+        if task.kind == TaskKind.INTERACT and not status.judge_ended:
             interactive.await_end(proto_in)
 
 
@@ -168,11 +168,11 @@ class _Child:
         self.result_fd = os.memfd_create("result")
         self.output_fd = os.memfd_create("output")
         self.base_r, base_w = os.pipe()
-        steps = server.config.step_fds if task.kind == "interact" else []  # (rows in, answers out)
+        steps = server.config.step_fds if task.kind == TaskKind.INTERACT else []  # (rows in, answers out)
         if steps:
             wire.drain(steps[0])  # rows sent to an earlier run that had died
         self.setup = b""  # the child's word on its walls, read as it comes (`_Base`)
-        self.ended_for: str | None = None  # why it was killed: a Clock reason, or "lingering"
+        self.ended_for: EndedFor | None = None  # why it was killed: a Clock reason, or lingering
         self.ended = False  # interactive: the judge said `end`; a kill after that is for lingering
         self.grace_end: float | None = None  # then: when its grace to exit is over
         self.uid = server.take_uid()
@@ -201,14 +201,14 @@ class _Child:
         if self.ended_for is not None or now < self.next_check:
             return
         if self.grace_end is not None and now >= self.grace_end:
-            return self.kill("lingering")
+            return self.kill(EndedFor.LINGERING)
         reason = self.clock.check(now, self.base().cpu_ms)
         if reason is not None:
             self.kill(reason)
 
     def kill(self, reason: str) -> None:
         os.kill(self.pid, signal.SIGKILL)
-        self.ended_for = reason
+        self.ended_for = EndedFor(reason)
 
     def end(self) -> None:
         """The judge said `end`: a short grace to see the end frame and exit, then a kill."""
@@ -328,16 +328,16 @@ def _supervise(server: Server, task: Task, blobs: list[bytes]) -> tuple[Status, 
     tells how much of the wall clock was its own turn, and its `end` leaves the child a short
     grace to see its end frame and exit before it is killed."""
     child = _Child(server, task, blobs)
-    judge_fd = server.protocol[0] if task.kind == "interact" else None
+    judge_fd = server.protocol[0] if task.kind == TaskKind.INTERACT else None
     while True:
         done, ready = _wait([child], [judge_fd] if judge_fd is not None and not child.ended else [])
         if done:
             return child.finish()
         if ready:
             control = interactive.receive(ready[0], child.pid)  # judge_fd, the one watched
-            if control.kind == "end":
+            if control.kind == ControlKind.END:
                 child.end()
-            elif control.kind == "judge_time":
+            elif control.kind == ControlKind.JUDGE_TIME:
                 child.clock.judge_ms = control.ms
 
 
@@ -388,7 +388,7 @@ def _child(server: Server, task: Task, blobs: list[bytes], uid: int, result_fd: 
         walls.close_all_but({0, 1, 2, base_fd, result_fd, *steps, *([ruleset] if ruleset is not None else [])})
         walls.leave_root(uid)
         walls.steady_allocator()
-        args = _decode_args(task.args, blobs) if task.kind != "compile" else []
+        args = _decode_args(task.args, blobs) if task.kind != TaskKind.COMPILE else []
         walls.set_limits(task.limits, own_uid=server.config.own_uids)
         base_rss_kb = walls.memory_baseline()
         if ruleset is not None:
@@ -406,12 +406,12 @@ def _child(server: Server, task: Task, blobs: list[bytes], uid: int, result_fd: 
         finally:
             os._exit(121)
     method = cast(str, task.method)  # the judge names one in every check, run and interact task
-    if task.kind == "compile":
+    if task.kind == TaskKind.COMPILE:
         report, code = compile_only(server.source, server.filename)
-        runner.finish_raw(runner.dumps(report).encode() + b"\n" + code)
-    elif task.kind == "check":
+        runner.finish_raw(runner.dumps(to_wire(report)).encode() + b"\n" + code)
+    elif task.kind == TaskKind.CHECK:
         runner.check(server.source, method, server.code)
-    elif task.kind == "interact":
+    elif task.kind == TaskKind.INTERACT:
         runner.interact(server.source, method, args, server.code, steps[0], steps[1])
     else:
         runner.run(server.source, method, args, server.code)
