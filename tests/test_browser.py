@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -40,7 +41,10 @@ PRINTS = ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
                           "        X = np.asarray(X, dtype=np.float64)\n"
                           "        print('debug', X.shape, '<i>not html</i>')\n"
                           "        raise ValueError('oops')\n", 1)
-SLOW = re.sub(r"(    def __init__\(self.*\n)", r"\1        import time\n        end = time.process_time() + 0.9\n"
+# A decoder that spends 60% of gqa_decode's limit in each construction: AC, and seconds in all.
+_BURN_S = 0.6 * tomllib.loads((ROOT / "problems" / "gqa_decode" / "problem.toml").read_text())["time_limit_ms"] / 1000
+SLOW = re.sub(r"(    def __init__\(self.*\n)",
+              rf"\1        import time\n        end = time.process_time() + {_BURN_S}\n"
               r"        while time.process_time() < end:\n            pass\n",
               (ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py").read_text(), count=1)
 
