@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,19 @@ import pytest
 from sandbox.sandbox import sandbox_processes
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def slow_decoder() -> str:
+    """A gqa_decode solution right on every test that spends 60% of the problem's time limit in each
+    construction: AC, and ~23 tests x that of CPU in all, which no machine finishes before a test
+    that follows or cancels the judging is done with it."""
+    limit_ms = tomllib.loads((ROOT / "problems" / "gqa_decode" / "problem.toml").read_text())["time_limit_ms"]
+    source = (ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py").read_text()
+    burn = (f"        import time\n        end = time.process_time() + {0.6 * limit_ms / 1000}\n"
+            "        while time.process_time() < end:\n            pass\n")
+    return re.sub(r"(    def __init__\(self.*\n)", lambda m: m.group(1) + burn, source, count=1)
+
+
 TIMEOUT_S = 1800  # a judging that hangs fails its test, not the whole suite
 
 

@@ -16,13 +16,12 @@ import signal
 import socket
 import subprocess
 import time
-import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, judge_command
+from helpers import ROOT, judge_command, slow_decoder
 
 from sandbox.sandbox import sandbox_processes
 
@@ -41,12 +40,7 @@ PRINTS = ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
                           "        X = np.asarray(X, dtype=np.float64)\n"
                           "        print('debug', X.shape, '<i>not html</i>')\n"
                           "        raise ValueError('oops')\n", 1)
-# A decoder that spends 60% of gqa_decode's limit in each construction: AC, and seconds in all.
-_BURN_S = 0.6 * tomllib.loads((ROOT / "problems" / "gqa_decode" / "problem.toml").read_text())["time_limit_ms"] / 1000
-SLOW = re.sub(r"(    def __init__\(self.*\n)",
-              rf"\1        import time\n        end = time.process_time() + {_BURN_S}\n"
-              r"        while time.process_time() < end:\n            pass\n",
-              (ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py").read_text(), count=1)
+SLOW = slow_decoder()
 
 
 def free_port() -> int:

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from helpers import children, judge_command
+from helpers import children, judge_command, slow_decoder
 
 from sandbox.sandbox import sandbox_processes
 
@@ -35,11 +35,7 @@ HERE = "http://127.0.0.1:8000"
 TOKEN = "test-token-0123456789"
 ACCEPTED = (ROOT / "solutions" / "gqa" / "accepted" / "grouped_tall_no_bK.py").read_text()
 WRONG = (ROOT / "solutions" / "gqa" / "wrong_answer" / "forgot_b_O.py").read_text()
-# Right on every test, and 0.9 s of CPU in each construction: a judging of ~20 s of CPU, which no
-# machine finishes before the test cancels it.
-SLOW = re.sub(r"(    def __init__\(self.*\n)", r"\1        import time\n        end = time.process_time() + 0.9\n"
-              r"        while time.process_time() < end:\n            pass\n",
-              (ROOT / "solutions" / "gqa_decode" / "accepted" / "doubling_arrays.py").read_text(), count=1)
+SLOW = slow_decoder()
 HEADERS = {"content-security-policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; "
                                       "base-uri 'none'; form-action 'self'",
            "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
