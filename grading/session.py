@@ -47,8 +47,11 @@ class Options:
     `given`, or cases made in memory (the practice layer's `run`). `run_all` goes on past the
     first failure. `time_limit_ms` overrides problem.toml's limit: verification measures how far
     past the limit a slow solution goes, which a run cut off at the limit cannot show.
-    `keep_output` keeps each run's returned array on its TestResult. `on_test(report, result)` is
-    told of each test as soon as it is judged (the web page shows verdicts as they come).
+    `held_is_tle`: a test held back on every run is TLE, not undecided (verification judges a slow
+    solution at 3x the limit, where an overrun that contention inflated by its most, 1.5x, is
+    still past twice the real limit). `keep_output` keeps each run's returned array on its
+    TestResult. `on_test(report, result)` is told of each test as soon as it is judged (the web
+    page shows verdicts as they come).
     `sandbox`: one started already for this file (it boots while the caller loads); closed at the
     end, unless `keep_sandbox`: a warm one (Sandbox(warm=True)) the caller keeps for its next file,
     which is released instead (one that was lost on the way is closed: `sandbox.alive` tells)."""
@@ -56,6 +59,7 @@ class Options:
     tests: Tests = stored()
     run_all: bool = False
     time_limit_ms: int | None = None
+    held_is_tle: bool = False
     keep_output: bool = False
     on_test: Callable[[Report, TestResult], None] | None = None
     sandbox: Sandbox | None = None
@@ -107,7 +111,7 @@ def judge_file(path: Path, problem: Problem | None, options: Options = Options()
                 report.tests.append(result)
                 if options.on_test is not None:
                     options.on_test(report, result)
-                if result.undecided:  # TLE or AC: a later test may settle the verdict (with run_all too)
+                if result.undecided and not options.held_is_tle:  # TLE or AC: a later test may settle it
                     held = held or result
                     continue
                 if result.verdict != Verdict.AC:

@@ -332,7 +332,8 @@ def _judge(entry: Bundled, problem: Problem, run_all: bool = False, time_limit_m
            alone: bool = False) -> Report:
     """judge_file on every test, judged again while the machine is too busy to judge a run; alone:
     while no other worker of this verify run judges anything (testcases/turns.py)."""
-    options = Options(given(problem.test_files()), run_all=run_all, time_limit_ms=time_limit_ms)
+    options = Options(given(problem.test_files()), run_all=run_all, time_limit_ms=time_limit_ms,
+                      held_is_tle=time_limit_ms is not None and time_limit_ms > problem.time_limit_ms)
     for _ in range(BUSY_TRIES - 1):
         try:
             with turns.turn(alone):

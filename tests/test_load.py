@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -186,6 +187,17 @@ _time.sleep(0.3)  # in the import check: time to throttle the fork server
 """
 
 
+HELD_IS_TLE = """
+import json, sys
+from pathlib import Path
+from grading.session import Options, judge_file
+from problems import load
+report = judge_file(Path(sys.argv[1]), load(sys.argv[2]), Options(held_is_tle=True))
+print(json.dumps({"verdict": report.verdict, "tests": [t.verdict for t in report.tests],
+                  "judged_again": len(report.tests[0].judged_again)}))
+"""
+
+
 def _run_child(path: Path) -> int | None:
     """The fork server's child that has lived over a second: a run (compiling and the import check
     are quick), or None."""
@@ -200,14 +212,16 @@ def _run_child(path: Path) -> int | None:
 @pytest.mark.parametrize(("problem", "method", "throttled"), [
     ("gqa", "grouped_query_attention", "first run"), ("gqa", "grouped_query_attention", "every run"),
     ("gqa", "grouped_query_attention", "every run, then a sleeper"),
-    ("gqa", "grouped_query_attention", "every run, then a sleeper, --all"), ("gqa_decode", "__init__", "first run")])
+    ("gqa", "grouped_query_attention", "every run, then a sleeper, --all"),
+    ("gqa", "grouped_query_attention", "every run, held is TLE"), ("gqa_decode", "__init__", "first run")])
 def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, throttled):
     """Under a 10% CPU quota the run waits for a CPU ~90% of its wall clock and ends at 1.25x its
     limit: its test is judged again, alone, a few seconds later (a function problem's and an
     interactive one's). With the quota lifted after the first run, the run that counts is AC and
     the report says why the first did not count. Kept on, every run is held back: the machine is
     too busy to judge it (exit 2, as before), unless a later test is TLE whatever the load (asleep
-    here), which makes the verdict TLE either way, with --all too (make verify judges so)."""
+    here), which makes the verdict TLE either way, with --all too (make verify judges so); and
+    held_is_tle (make verify's too-slow check, at 3x the limit) makes such a test TLE at once."""
     original = ROOT / "problems" / problem
     package = tmp_path / problem
     (package / "tests").mkdir(parents=True)
@@ -223,8 +237,11 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, t
     proc = None
     try:
         every = ["--all"] if throttled.endswith("--all") else []
-        proc = subprocess.Popen(judge_command(path, "--problem", package, "--json", "--progress", *every),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=judge_env())
+        command = judge_command(path, "--problem", package, "--json", "--progress", *every)
+        if throttled.endswith("held is TLE"):  # as verify calls it: in process, with the option
+            command = [sys.executable, "-c", HELD_IS_TLE, str(path), str(package)]
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                                env=judge_env())
         throttle.limit(10)
         deadline = time.monotonic() + 60
         while sum(map(is_python, sandbox_processes(path))) < 2 and proc.poll() is None and time.monotonic() < deadline:
@@ -246,6 +263,9 @@ def test_a_tle_other_work_held_back_is_judged_again(tmp_path, problem, method, t
     report = json.loads(out.splitlines()[-1])  # after a progress line per test: the report, its text too
     if throttled == "every run":
         assert (proc.returncode, report) == (2, {"error": "the machine is too busy to judge this run: rerun"}), err
+        return
+    if throttled.endswith("held is TLE"):
+        assert (proc.returncode, report) == (0, {"verdict": "TLE", "tests": ["TLE"], "judged_again": 2}), err
         return
     if sleeper:
         held, asleep = report["tests"]
