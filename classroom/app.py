@@ -8,7 +8,7 @@ needs neither. A student sees only their own submissions (another's answers 404,
 does not exist); an admin sees all and may rejudge. Every page is escaped by Jinja2 and served
 with a Content-Security-Policy that allows no inline script, and `Cache-Control: no-store`
 (everything but the static files carries code, results or a CSRF token). Before any routing the
-Host must name this server (web/access.py's allow-list, plus the names the class allows), else 421.
+Host must name this server (serving/access.py's allow-list, plus the names the class allows), else 421.
 Sign-ins are throttled (throttle.py); every malformed request is a 4xx with {"error"}.
 """
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import hmac
 import json
 import logging
 import re
@@ -43,32 +42,33 @@ from classroom.throttle import ACCOUNT_FREE, Throttle
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
+from serving.access import (
+    CSRF_HEADER,
+    SAME_ORIGIN,
+    Guard,
+    allowed_hosts,
+    check_change,
+    check_origin,
+    host_names,
+    set_session,
+)
+from serving.answers import Refused, read_body, refusal
 from web import statement
-from web.access import allowed_hosts, error
 
 log = logging.getLogger("classroom")
 
 HERE = Path(__file__).resolve().parent
 WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's KaTeX and CodeMirror, read-only
 COOKIE = "class_session"
-CSRF_HEADER = "x-csrf-token"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
 ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 
 class Judges(Protocol):
     def start(self) -> None: ...
     def submit(self, job: Job) -> None: ...
     def close(self) -> None: ...
-
-
-class Refused(Exception):
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.headers = status, headers
 
 
 def text(value: str, what: str) -> str:
@@ -150,15 +150,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         found = store.session(session) if session else None
         return Caller(found[0], found[1], session) if found and session else None
 
-    def check_origin(request: Request) -> None:
-        origin = request.headers.get("origin")
-        here = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if origin != here:
-            raise Refused(403, f"refused: a change must come from this site (Origin {origin!r})")
-
     async def form_of(request: Request) -> dict[str, str]:
         if not hasattr(request.state, "form"):
-            body = await _body(request)
+            body = await read_body(request, MAX_BODY, "the request")
             if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
                 fields = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)
                 request.state.form = {k: v[0] for k, v in fields.items()}
@@ -166,13 +160,11 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                 request.state.form = {}
         return request.state.form
 
-    async def check_change(request: Request, caller: Caller) -> None:
+    async def check_caller(request: Request, caller: Caller) -> None:
         if caller.session is None:
             return  # a Bearer token: no cookie a browser would send on its own
-        check_origin(request)
-        given = request.headers.get(CSRF_HEADER) or (await form_of(request)).get("csrf", "")
-        if not caller.csrf or not hmac.compare_digest(given, caller.csrf):
-            raise Refused(403, "refused: the CSRF token is missing or wrong (reload the page)")
+        check_change(request, request.headers.get(CSRF_HEADER) or (await form_of(request)).get("csrf", ""),
+                     caller.csrf)
 
     def endpoint(handler: Callable[[Request, Caller], Awaitable[Response]], changes: bool = False,
                  admin: bool = False, page: bool = False):
@@ -184,14 +176,14 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                         return RedirectResponse("/signin?" + urlencode({"next": request.url.path}), status_code=303)
                     raise Refused(401, "sign in first (POST /api/signin), or send Authorization: Bearer <token>")
                 if changes:
-                    await check_change(request, caller)
+                    await check_caller(request, caller)
                 if admin and not caller.user.admin:
                     raise Refused(403, "only an admin may do this")
                 return await handler(request, caller)
             except Refused as exc:
                 if page:
                     return render("error.html", None, status=exc.status, message=str(exc), headers=exc.headers)
-                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
+                return refusal(request, exc)
         return run
 
     def render(name: str, caller: Caller | None, status: int = 200, headers: dict[str, str] | None = None,
@@ -210,7 +202,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         wait = throttle.begin(account, address)
         if wait > 0:
             seconds = max(1, round(wait + 0.49))
-            raise Refused(429, f"too many failed sign-ins: try again in {seconds} s", {"Retry-After": str(seconds)})
+            raise Refused(429, f"too many failed sign-ins: try again in {seconds} s",
+                          headers={"Retry-After": str(seconds)})
         checked: bool | None = None  # None: the check never ended (the client left): nothing counted
         try:
             user = await asyncio.to_thread(_sign_in, store, login, password)
@@ -329,17 +322,17 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
             if request.headers.get("origin") is not None:
                 check_origin(request)
             wanted = '{"login": name or email, "password": ...}'
-            given = parsed(await _body(request), wanted)
+            given = parsed(await read_body(request, MAX_BODY, "the request"), wanted)
             login = given.get("login") if isinstance(given, dict) else None
             password = given.get("password") if isinstance(given, dict) else None
             if not isinstance(login, str) or not isinstance(password, str):
                 raise Refused(400, f"send {wanted}")
             user = await sign_in(request, login, password)
         except Refused as exc:
-            return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
+            return refusal(request, exc)
         session, csrf = store.new_session(user.id)
         response = JSONResponse({"user": user.name, "role": user.role, "csrf": csrf})
-        _set_cookie(response, session, request)
+        set_session(response, COOKIE, session, request, max_age=14 * 86400)
         return response
 
     async def api_me(request: Request, caller: Caller) -> Response:
@@ -353,7 +346,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return JSONResponse(problem_rows(caller))
 
     async def api_submit(request: Request, caller: Caller) -> Response:
-        given = parsed(await _body(request), '{"problem": slug, "code": text}')
+        given = parsed(await read_body(request, MAX_BODY, "the request"), '{"problem": slug, "code": text}')
         if not isinstance(given, dict):
             raise Refused(400, 'send JSON: {"problem": slug, "code": text}')
         return JSONResponse({"id": create(caller, given.get("problem"), given.get("code"))}, status_code=201)
@@ -397,7 +390,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                           next=_next((request.state.form if hasattr(request.state, "form") else {}).get("next")))
         session, _ = store.new_session(user.id)
         response = RedirectResponse(_next(form.get("next")), status_code=303)
-        _set_cookie(response, session, request)
+        set_session(response, COOKIE, session, request, max_age=14 * 86400)
         return response
 
     async def signout(request: Request, caller: Caller) -> Response:
@@ -508,69 +501,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     def hosts() -> set[str]:
         return fixed | host_names(config().hosts, port)
 
-    return _Guard(app, hosts)  # type: ignore[return-value]  # an ASGI app like Starlette's
-
-
-def host_names(names: Iterable[str], port: int) -> set[str]:
-    """The Host headers that name this server by a name the class gave: NAME:PORT as given, or a
-    bare NAME with this server's port or none (a proxy on 80 or 443 sends none)."""
-    out = set()
-    for name in names:
-        name = name.strip().lower()
-        if not name:
-            continue
-        if name.rpartition(":")[2].isdigit() and not name.endswith("]"):
-            out.add(name)
-        else:
-            out |= {name, f"{name}:{port}"}
-    return out
-
-
-class _Guard:
-    """Before any routing, the Host must name this server (else 421: a DNS-rebinding page learns
-    nothing); every response says: no inline script, no framing, no sniffing, no referrer to other
-    sites, and, but for the static files, no caching."""
-
-    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-               (b"referrer-policy", b"same-origin"), (b"x-frame-options", b"DENY")]
-    NO_STORE = (b"cache-control", b"no-store")
-
-    def __init__(self, app: Starlette, hosts: Callable[[], set[str]]):
-        self.app, self.hosts = app, hosts
-        self.state = app.state
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path = scope.get("path", "")
-        extra = [*self.HEADERS, *([] if path.startswith(("/static/", "/vendor/")) else [self.NO_STORE])]
-
-        async def with_headers(message) -> None:
-            if message["type"] == "http.response.start":
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
-                message["headers"] = [*kept, *extra]
-            await send(message)
-
-        host = Request(scope).headers.get("host", "").lower()
-        if host not in self.hosts():
-            await error(path, 421, f"this server does not answer for the host {host!r} (class.toml's hosts, "
-                        "or serve --allow-host, names more)")(scope, receive, with_headers)
-            return
-        await self.app(scope, receive, with_headers)
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past MAX_BODY before it is all read."""
-    declared = request.headers.get("content-length")
-    if declared is not None and ID.fullmatch(declared) and int(declared) > MAX_BODY:
-        raise Refused(413, f"the request is {declared} bytes, over {MAX_BODY}")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"the request is over {MAX_BODY} bytes")
-    return body
+    return Guard(app, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
+                 )  # type: ignore[return-value]  # an ASGI app like Starlette's
 
 
 def _sign_in(store: Store, login: str, password: str) -> User | None:
@@ -579,11 +511,6 @@ def _sign_in(store: Store, login: str, password: str) -> User | None:
         check_password(password, "scrypt$16384$8$1$00$00")  # as slow as a real check: names are not told apart
         return None
     return store.user(row["id"]) if check_password(password, row["password"]) else None
-
-
-def _set_cookie(response: Response, session: str, request: Request) -> None:
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
-                        secure=request.url.scheme == "https", max_age=14 * 86400)
 
 
 def _next(target: str | None) -> str:
