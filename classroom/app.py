@@ -37,8 +37,9 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
-from classroom.store import PAGE, Job, Store, User
+from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
+from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
@@ -363,6 +364,33 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
             headers["Link"] = f'</api/submissions?{query}>; rel="next"'
         return JSONResponse(rows, headers=headers)
 
+    def draft_of(caller: Caller, problem: Problem) -> tuple[str, str]:
+        """The student's last code of the problem and its version: the starter file before the first save."""
+        return store.draft(caller.user.id, problem.slug) or (starter_text(problem), ABSENT)
+
+    async def api_draft(request: Request, caller: Caller) -> Response:
+        code, version = draft_of(caller, problem_of(request.path_params["slug"]))
+        return JSONResponse({"code": code, "version": version}, headers={"etag": f'"{version}"'})
+
+    async def api_save_draft(request: Request, caller: Caller) -> Response:
+        """PUT with If-Match: the version the text was based on; 409 with what is stored when another
+        tab saved since, 428 when the request names no version (as the practice page's saves)."""
+        problem = problem_of(request.path_params["slug"])
+        body = await read_body(request, MAX_SOURCE_BYTES, "the source")
+        try:
+            code = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(400, "the source is not UTF-8 text") from None
+        based_on = request.headers.get("if-match", "").strip().strip('"')
+        if not based_on:
+            raise Refused(428, "a save names the version it is based on (If-Match: the version the last load "
+                               "or save gave)")
+        saved, stored, version = store.save_draft(caller.user.id, problem.slug, code, based_on)
+        if not saved:
+            raise Refused(409, "your code of this problem was saved elsewhere (another tab) since this text was "
+                               "loaded", {"version": version, "code": stored})
+        return JSONResponse({"saved": len(body), "version": version}, headers={"etag": f'"{version}"'})
+
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
 
@@ -407,12 +435,15 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         problem = problem_of(request.path_params["slug"])
         lang = "zh" if request.query_params.get("lang") == "zh" and (problem.root / "spec.zh.md").is_file() else "en"
         html = statement.render(problem.root / ("spec.zh.md" if lang == "zh" else "spec.md"))
-        return render("problem.html", caller, problem=problem, statement=html, lang=lang,
+        code, version = draft_of(caller, problem)
+        return render("problem.html", caller, problem=problem, statement=html, lang=lang, code=code, version=version,
                       has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()))
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)
         submission = create(caller, request.path_params["slug"], form.get("code", ""))
+        # the code sent is kept as the draft too, unless another tab saved since this page loaded
+        store.save_draft(caller.user.id, request.path_params["slug"], form.get("code", ""), form.get("version", ""))
         return RedirectResponse(f"/submissions/{submission}", status_code=303)
 
     async def submissions_page(request: Request, caller: Caller) -> Response:
@@ -483,6 +514,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         Route("/api/submissions/{id}/rejudge", endpoint(api_rejudge_one, changes=True, admin=True), methods=["POST"]),
         Route("/api/problems/{slug}/rejudge", endpoint(api_rejudge_problem, changes=True, admin=True),
               methods=["POST"]),
+        Route("/api/problems/{slug}/draft", endpoint(api_draft), methods=["GET"]),
+        Route("/api/problems/{slug}/draft", endpoint(api_save_draft, changes=True), methods=["PUT"]),
         Route("/api/scoreboard", endpoint(api_scoreboard)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Mount("/vendor", StaticFiles(directory=WEB_VENDOR), name="vendor"),

@@ -286,3 +286,23 @@ def test_the_pages_never_round_a_figure_onto_its_limit(value, verdict, limit_ver
     from classroom.app import figure
 
     assert figure({"causal": load("causal")}, value, verdict, "causal", limit_verdict) == shown
+
+
+def test_a_students_draft_starts_as_the_starter_and_is_saved_by_version(klass):
+    """The problem page's code is kept per student and problem; a save names the version it was
+    based on, so a second tab's older text never overwrites the newer one (409 with what is kept)."""
+    erin, fred = _as(klass, "erin"), _as(klass, "fred")
+    first = erin.get("/api/problems/gqa/draft").json()
+    assert first["version"] == "absent" and "class Solution:" in first["code"] and "def " in first["code"]
+    put = lambda client, code, version: client.request(  # noqa: E731
+        "PUT", "/api/problems/gqa/draft", code.encode(), {"If-Match": f'"{version}"'})
+    assert put(erin, "x = 1\n", "").status == 428
+    saved = put(erin, "x = 1\n", "absent")
+    assert saved.status == 200 and saved.json()["saved"] == 6
+    stale = put(erin, "x = 2\n", "absent")  # the other tab, still on the starter
+    assert (stale.status, stale.json()["code"], stale.json()["version"]) == (409, "x = 1\n", saved.json()["version"])
+    assert put(erin, "x = 3\n", saved.json()["version"]).status == 200
+    assert erin.get("/api/problems/gqa/draft").json()["code"] == "x = 3\n"
+    assert fred.get("/api/problems/gqa/draft").json()["version"] == "absent"  # one student's draft is theirs
+    assert "x = 3" in erin.get("/problems/gqa").text  # the page opens on it
+    assert erin.get("/api/problems/nosuch/draft").status == 404

@@ -7,5 +7,47 @@ document.querySelectorAll(".statement .math").forEach((el) => {
 });
 const code = document.getElementById("code");
 if (code && window.CodeMirror) {
-  CodeMirror.fromTextArea(code, {mode: "python", lineNumbers: true, indentUnit: 4});
+  const editor = CodeMirror.fromTextArea(code, {mode: "python", lineNumbers: true, indentUnit: 4});
+  window.classEditor = editor;
+  autosave(editor, code.dataset.slug);
+}
+
+// The student's code is kept on the server as they type (their draft of this problem), each save
+// naming the version it was based on: another tab's newer save is a conflict said on the page,
+// never overwritten.
+function autosave(editor, slug) {
+  const version = document.getElementById("version");
+  const status = document.getElementById("saved");
+  const csrf = document.querySelector("input[name=csrf]").value;
+  let timer = null, saving = false, again = false, conflict = false;
+  const say = (text) => { status.textContent = text; };
+  async function save() {
+    if (conflict) return;
+    if (saving) { again = true; return; }
+    saving = true;
+    const text = editor.getValue();
+    try {
+      const answer = await fetch(`/api/problems/${slug}/draft`, {method: "PUT", body: text,
+        headers: {"If-Match": `"${version.value}"`, "X-CSRF-Token": csrf, "Content-Type": "text/plain"}});
+      const data = await answer.json();
+      if (answer.ok) {
+        version.value = data.version;
+        say("saved");
+      } else if (answer.status === 409) {
+        conflict = true;
+        say("saved in another tab since: reload the page to get that code (this text is not saved)");
+      } else {
+        say(`not saved: ${data.error}`);
+      }
+    } catch (e) {
+      say("not saved: the server cannot be reached");
+    }
+    saving = false;
+    if (again) { again = false; save(); }
+  }
+  editor.on("change", () => {
+    say("editing");
+    clearTimeout(timer);
+    timer = setTimeout(save, 800);
+  });
 }
