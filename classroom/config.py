@@ -11,6 +11,8 @@
     hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
     store_quota_mib = 64              # code stored per student, in all (413 beyond)
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
+    feedback = "verdict"              # a hidden test's result: its verdict and number only (a
+                                      # contest's default), or "full" (a class's default)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from problems import Problem, all_problems
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute", "hosts",
-        "store_quota_mib", "store_mib_per_hour"}
+        "store_quota_mib", "store_mib_per_hour", "feedback"}
 
 
 class ConfigError(Exception):
@@ -46,6 +48,12 @@ class ClassConfig:
     hosts: list[str] = field(default_factory=list)
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
+    feedback: str = ""  # "full" or "verdict"; "" until loaded: the mode's default
+
+    @property
+    def full_feedback(self) -> bool:
+        """Whether a student reads a hidden test's message, output and the traceback it caused."""
+        return (self.feedback or ("verdict" if self.mode == "contest" else "full")) == "full"
 
     @property
     def scoreboard(self) -> bool:
@@ -103,6 +111,10 @@ def load_config(folder: Path) -> ClassConfig:
     if config.scoreboard and config.start is None:
         raise ConfigError(f"{path}: a contest needs start (penalty minutes count from it)")
     config.reveal = bool(data.get("reveal", False))
+    feedback = data.get("feedback", "")
+    if feedback not in ("", "full", "verdict"):
+        raise ConfigError(f"{path}: feedback = {feedback!r}: full or verdict")
+    config.feedback = feedback
     names = data.get("problems", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ConfigError(f"{path}: problems: a list of problem slugs")
