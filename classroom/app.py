@@ -43,6 +43,7 @@ from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
+from problems.package import by_difficulty
 from serving.access import (
     CSRF_HEADER,
     SAME_ORIGIN,
@@ -296,8 +297,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         for row in store.submissions(caller.user.id, limit=100000):
             if row["verdict"] == "AC" or row["problem"] not in mine:
                 mine[row["problem"]] = "solved" if row["verdict"] == "AC" else "tried"
-        return [{"slug": p.slug, "id": p.id, "title": p.title, **stats[p.slug], "you": mine.get(p.slug)}
-                for p in problems.values()]
+        return [{"slug": p.slug, "id": p.id, "title": p.title, "difficulty": p.difficulty, **stats[p.slug],
+                 "you": mine.get(p.slug)} for p in by_difficulty(list(problems.values()))]
 
     def board(caller: Caller) -> dict:
         settings = config()
@@ -430,7 +431,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return response
 
     async def index(request: Request, caller: Caller) -> Response:
-        return render("problems.html", caller, problems=problem_rows(caller))
+        end = config().end
+        left = None if end is None or not config().scoreboard else max(0, int(end - time.time()))
+        return render("problems.html", caller, problems=problem_rows(caller), left=left)
 
     async def problem_page(request: Request, caller: Caller) -> Response:
         problem = problem_of(request.path_params["slug"])

@@ -89,6 +89,9 @@ def private_files(folder: Path) -> list[str]:
     if mode & 0o077:
         folder.chmod(FOLDER_MODE)
         said.append(f"{folder}: narrowed from {mode:04o} to {FOLDER_MODE:04o} (the class's code and accounts)")
+    ignore = folder / ".gitignore"
+    if not ignore.exists():  # a class folder inside a checkout: the store stays out of its git status
+        ignore.write_text(f"{DB_NAME}\n{DB_NAME}-wal\n{DB_NAME}-shm\n")
     path = folder / DB_NAME
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))  # SQLite gives -wal and -shm this mode
     for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):

@@ -1,7 +1,14 @@
 """The class student's problem page in a real headless Chromium (issue 37): the starter on first
-open, the code kept on the server as they type and there again after a reload or a submission."""
+open, the code kept on the server as they type and there again after a reload or a submission;
+the list's titles as links by difficulty, the contest's time left, Rejudge all confirmed, the
+styled sign-in, and a class folder's store kept out of git."""
 
 from __future__ import annotations
+
+import datetime as dt
+import re
+import subprocess
+import time
 
 import pytest
 from class_server import Server, add_users, class_folder, remove
@@ -14,19 +21,22 @@ pytestmark = pytest.mark.slow  # a real Chromium and class server: seconds per p
 def klass():
     folder = class_folder("judge-class-page-")
     folder.mkdir(parents=True)
-    (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\n')
-    passwords = add_users(folder, ["amy,amy@example.org"])
+    end = dt.datetime.fromtimestamp(time.time() + 7200, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    (folder / "class.toml").write_text(f'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
+                                       f'end = {end}\n')
+    passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin"])
     server = Server(folder)
     try:
-        yield server, passwords
+        yield server, passwords, folder
     finally:
         server.stop()
         remove(folder)
 
 
-def sign_in(browser, server, password: str, target: str) -> None:  # noqa: F811
+def sign_in(browser, server, password: str, target: str, name: str = "amy") -> None:  # noqa: F811
+    browser.delete_all_cookies()
     browser.get(f"{server.base}{target}")
-    wait_for(browser, "input[name=login]").send_keys("amy")
+    wait_for(browser, "input[name=login]").send_keys(name)
     browser.find_element("css selector", "input[name=password]").send_keys(password)
     browser.find_element("css selector", "form.stack button").click()
     wait_until(lambda: browser.current_url == f"{server.base}{target}", what="back on the page after signing in")
@@ -38,7 +48,7 @@ def editor_text(browser) -> str:  # noqa: F811
 
 
 def test_the_starter_then_the_students_code_kept_across_a_reload_and_a_submit(klass, browser):  # noqa: F811
-    server, passwords = klass
+    server, passwords, _ = klass
     sign_in(browser, server, passwords["amy"], "/problems/gqa")
     assert "class Solution:" in editor_text(browser)  # the starter, with the method to write
     browser.execute_script("window.classEditor.setValue('import numpy as np\\n\\n# mine, kept\\n')")
@@ -52,3 +62,31 @@ def test_the_starter_then_the_students_code_kept_across_a_reload_and_a_submit(kl
     assert editor_text(browser) == "# sent\n"  # the code sent comes back on the problem page
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "class-problem-draft.png"))
+
+
+def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rejudge(klass, browser):  # noqa: F811
+    from problems import all_problems
+    from problems.package import by_difficulty
+
+    server, passwords, folder = klass
+    browser.delete_all_cookies()
+    browser.get(f"{server.base}/signin")
+    card = wait_for(browser, "section.signin")
+    assert card.value_of_css_property("border-top-style") == "solid" and card.size["width"] < 500  # a card
+    sign_in(browser, server, passwords["tom"], "/", name="tom")
+    rows = browser.find_elements("css selector", "tbody tr")
+    slugs = [r.find_element("css selector", "td a").text for r in rows]
+    assert slugs == [p.slug for p in by_difficulty(list(all_problems()))]
+    title = rows[0].find_elements("css selector", "td a")[1]
+    assert title.get_attribute("href") == f"{server.base}/problems/{slugs[0]}"
+    left = wait_for(browser, "#time-left").text
+    assert re.fullmatch(r"[12]:[0-5][0-9]:[0-5][0-9]", left), left
+    rows[0].find_element("css selector", "form[data-confirm] button").click()
+    alert = browser.switch_to.alert
+    assert alert.text == f"Rejudge every submission of {slugs[0]}?"
+    alert.dismiss()  # nothing sent
+    assert browser.current_url == f"{server.base}/"
+    subprocess.run(["git", "init", "-q", str(folder.parent)], check=True)
+    status = subprocess.run(["git", "-C", str(folder.parent), "status", "--porcelain", "--untracked-files=all"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "class.toml" in status and "class.sqlite" not in status  # the store stays out of a checkout

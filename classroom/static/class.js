@@ -51,3 +51,23 @@ function autosave(editor, slug) {
     timer = setTimeout(save, 800);
   });
 }
+
+// A form that changes much (Rejudge all) asks first.
+document.querySelectorAll("form[data-confirm]").forEach((form) => {
+  form.addEventListener("submit", (event) => {
+    if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+});
+
+// A contest's time left, counted down on the page (the server gave it when the page was made).
+const left = document.getElementById("time-left");
+if (left) {
+  const ends = Date.now() + Number(left.dataset.seconds) * 1000;
+  const tick = () => {
+    const s = Math.max(0, Math.round((ends - Date.now()) / 1000));
+    const two = (n) => String(n).padStart(2, "0");
+    left.textContent = s ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}` : "over";
+    if (s) setTimeout(tick, 1000);
+  };
+  tick();
+}
