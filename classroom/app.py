@@ -39,6 +39,8 @@ from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
 from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
+from classroom.tryout import RunRefused, Runs
+from coach.case import MAX_CASE_BYTES
 from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
@@ -104,6 +106,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     folder = folder.resolve()
     store = Store(folder)
     throttle = Throttle()
+    runs = Runs()
     config_cache: dict[str, tuple[tuple, ClassConfig]] = {}
     problems_cache: dict[str, tuple[ClassConfig, dict[str, Problem]]] = {}
     load_config(folder)  # a bad class.toml stops the start
@@ -393,6 +396,25 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                                "loaded", {"version": version, "code": stored})
         return JSONResponse({"saved": len(body), "version": version}, headers={"etag": f'"{version}"'})
 
+    async def api_run(request: Request, caller: Caller) -> Response:
+        """Run on the sample, or on {"input": ...}: judged now, in a sandbox of its own; nothing stored."""
+        problem = problem_of(request.path_params["slug"])
+        given = parsed(await read_body(request, MAX_BODY + MAX_CASE_BYTES, "the run"), '{"code": text, "input": ...}')
+        if not isinstance(given, dict) or not isinstance(given.get("code"), str):
+            raise Refused(400, 'send JSON: {"code": text, "input": {argument: value, ...} or null}')
+        code = text(given["code"], "the code")
+        if len(code.encode("utf-8")) > MAX_SOURCE_BYTES:
+            raise Refused(413, f"the source is over the judge's limit of {MAX_SOURCE_BYTES} bytes")
+        try:
+            if not caller.user.admin:
+                closed = config().closed(time.time())
+                if closed:
+                    raise Refused(403, closed)
+                runs.admit(caller.user.id, config().runs_per_minute)
+            return JSONResponse(await asyncio.to_thread(runs.run, problem, code, given.get("input")))
+        except RunRefused as exc:
+            raise Refused(exc.status, str(exc)) from None
+
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
 
@@ -520,6 +542,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
               methods=["POST"]),
         Route("/api/problems/{slug}/draft", endpoint(api_draft), methods=["GET"]),
         Route("/api/problems/{slug}/draft", endpoint(api_save_draft, changes=True), methods=["PUT"]),
+        Route("/api/problems/{slug}/run", endpoint(api_run, changes=True), methods=["POST"]),
         Route("/api/scoreboard", endpoint(api_scoreboard)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Mount("/vendor", StaticFiles(directory=WEB_VENDOR), name="vendor"),

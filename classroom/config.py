@@ -8,6 +8,7 @@
     reveal = false                    # true: the frozen results shown (after the contest)
     problems = ["gqa", "mha"]         # default: every problem
     submissions_per_minute = 6        # per user
+    runs_per_minute = 6               # Runs (sample or own input, not submissions) per student
     hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
     store_quota_mib = 64              # code stored per student, in all (413 beyond)
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
@@ -27,8 +28,8 @@ from problems import Problem, all_problems
 
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
-KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute", "hosts",
-        "store_quota_mib", "store_mib_per_hour", "feedback"}
+KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute",
+        "runs_per_minute", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
 
 
 class ConfigError(Exception):
@@ -45,6 +46,7 @@ class ClassConfig:
     reveal: bool = False
     problems: list[str] = field(default_factory=list)
     submissions_per_minute: int = 6
+    runs_per_minute: int = 6
     hosts: list[str] = field(default_factory=list)
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
@@ -103,7 +105,7 @@ def load_config(folder: Path) -> ClassConfig:
     config.end = _time("end", data["end"]) if "end" in data else None
     if config.start is not None and config.end is not None and config.end <= config.start:
         raise ConfigError(f"{path}: end is not after start")
-    for key in ("freeze_minutes", "submissions_per_minute", "store_quota_mib", "store_mib_per_hour"):
+    for key in ("freeze_minutes", "submissions_per_minute", "runs_per_minute", "store_quota_mib", "store_mib_per_hour"):
         if key in data:
             if type(data[key]) is not int or data[key] < 0:
                 raise ConfigError(f"{path}: {key} = {data[key]!r}: a whole number >= 0")

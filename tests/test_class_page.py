@@ -6,12 +6,13 @@ styled sign-in, and a class folder's store kept out of git."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import subprocess
 import time
 
 import pytest
-from class_server import Server, add_users, class_folder, remove
+from class_server import Client, Server, add_users, class_folder, remove, solution, token
 from test_browser import SHOTS, browser, wait_for, wait_until  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.slow  # a real Chromium and class server: seconds per page
@@ -23,7 +24,7 @@ def klass():
     folder.mkdir(parents=True)
     end = dt.datetime.fromtimestamp(time.time() + 7200, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     (folder / "class.toml").write_text(f'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
-                                       f'end = {end}\n')
+                                       f'end = {end}\nruns_per_minute = 2\n')
     passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin"])
     server = Server(folder)
     try:
@@ -90,3 +91,45 @@ def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rej
     status = subprocess.run(["git", "-C", str(folder.parent), "status", "--porcelain", "--untracked-files=all"],
                             capture_output=True, text=True, check=True).stdout
     assert "class.toml" in status and "class.sqlite" not in status  # the store stays out of a checkout
+
+
+def test_run_on_the_sample_and_on_an_own_input_shows_results_and_console(klass, browser):  # noqa: F811
+    """Run: judged now, the per-test result and what the code printed shown; no submission made;
+    a few a minute per student (runs_per_minute = 2 here)."""
+    from helpers import ROOT
+
+    from problems import load
+
+    server, passwords, folder = klass
+    method = load("gqa").method
+    wrong = (solution("gqa", "wrong_answer") + "\n\nWrong = Solution\n\n\nclass Solution(Wrong):\n"
+             f"    def {method}(self, *args, **kwargs):\n        print('hello from my code')\n"
+             f"        return super().{method}(*args, **kwargs)\n")
+    sign_in(browser, server, passwords["amy"], "/problems/gqa")
+    editor_text(browser)
+    browser.execute_script("window.classEditor.setValue(arguments[0])", wrong)
+    before = Client(server.base, bearer=token(folder, "amy")).get("/api/submissions").json()
+    browser.find_element("id", "run").click()
+    wait_for(browser, "#run-verdict", "WA")
+    assert wait_for(browser, "#run-message").text.startswith("on the sample: ")
+    cells = [c.text for c in browser.find_elements("css selector", "#run-tests tbody td")]
+    assert cells[0].endswith("-sample") and cells[1] == "WA" and "expected" in cells[3]
+    assert "hello from my code" in browser.find_element("id", "run-console").text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.execute_script("document.getElementById('run-verdict').scrollIntoView()")
+    browser.save_screenshot(str(SHOTS / "class-problem-after-wa.png"))
+    sample = json.loads((ROOT / "problems" / "gqa" / "tests" / "001-sample.json").read_text())["input"]
+    browser.find_element("css selector", "#own-input-box summary").click()
+    browser.find_element("id", "own-input").send_keys(json.dumps(sample))
+    browser.find_element("id", "run").click()
+    wait_for(browser, "#run-message", "on your input")
+    assert browser.find_element("id", "run-verdict").text == "WA"
+    browser.execute_script("document.getElementById('own-input-box').scrollIntoView()")
+    browser.save_screenshot(str(SHOTS / "class-own-input.png"))
+    browser.find_element("id", "run").click()  # the third in a minute
+    wait_for(browser, "#run-message", "at most 2 runs a minute")
+    after = Client(server.base, bearer=token(folder, "amy")).get("/api/submissions").json()
+    assert after == before  # a Run is no submission and no attempt
+    boss = Client(server.base, bearer=token(folder, "tom"))
+    bad = boss.post_json("/api/problems/gqa/run", {"code": wrong, "input": {"X": [[1.0]]}})
+    assert (bad.status, bad.json()["error"]) == (400, "your input: input: missing argument 'W_Q' (and 10 more)")

@@ -10,6 +10,69 @@ if (code && window.CodeMirror) {
   const editor = CodeMirror.fromTextArea(code, {mode: "python", lineNumbers: true, indentUnit: 4});
   window.classEditor = editor;
   autosave(editor, code.dataset.slug);
+  runButton(editor, code.dataset.slug);
+}
+
+// Run: the code on the sample or on the student's own input, judged now and shown here (per-test
+// results and the console: what the run printed and its traceback); nothing is stored.
+function runButton(editor, slug) {
+  const button = document.getElementById("run");
+  const csrf = document.querySelector("input[name=csrf]").value;
+  const box = document.getElementById("run-result");
+  const verdict = document.getElementById("run-verdict");
+  const message = document.getElementById("run-message");
+  const rows = document.querySelector("#run-tests tbody");
+  const consoleBox = document.getElementById("run-console");
+  button.addEventListener("click", async () => {
+    const own = document.getElementById("own-input").value.trim();
+    let input = null;
+    box.hidden = false;
+    rows.replaceChildren();
+    consoleBox.textContent = "";
+    if (own) {
+      try {
+        input = JSON.parse(own);
+        if (input && input.input && typeof input.input === "object") input = input.input;
+      } catch (e) {
+        verdict.textContent = "";
+        message.textContent = `your input is not JSON: ${e.message}`;
+        return;
+      }
+    }
+    button.disabled = true;
+    verdict.textContent = "";
+    message.textContent = "running...";
+    try {
+      const answer = await fetch(`/api/problems/${slug}/run`, {method: "POST",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        body: JSON.stringify({code: editor.getValue(), input: input})});
+      const data = await answer.json();
+      if (!answer.ok) {
+        message.textContent = data.error;
+      } else {
+        verdict.textContent = data.verdict;
+        verdict.className = `verdict ${data.verdict}`;
+        message.textContent = `on ${data.input}` + (data.message ? `: ${data.message}` : "");
+        const printed = [];
+        for (const t of data.tests) {
+          const row = document.createElement("tr");
+          for (const cell of [t.name, t.verdict, t.time_ms === null ? "" : `${t.time_ms.toFixed(0)} ms`, t.message]) {
+            const td = document.createElement("td");
+            td.textContent = cell;
+            row.appendChild(td);
+          }
+          rows.appendChild(row);
+          if (t.output) printed.push(t.output);
+          if (t.traceback) printed.push(t.traceback);
+        }
+        if (data.traceback) printed.push(data.traceback);
+        consoleBox.textContent = printed.join("\n") || "(nothing printed)";
+      }
+    } catch (e) {
+      message.textContent = "the server cannot be reached";
+    }
+    button.disabled = false;
+  });
 }
 
 // The student's code is kept on the server as they type (their draft of this problem), each save
