@@ -405,13 +405,18 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         code = text(given["code"], "the code")
         if len(code.encode("utf-8")) > MAX_SOURCE_BYTES:
             raise Refused(413, f"the source is over the judge's limit of {MAX_SOURCE_BYTES} bytes")
+        level = given.get("hint", 0)
+        if level not in (0, 1, 2):
+            raise Refused(400, f"hint = {level!r}: 0 (none), 1 (the step) or 2 (the bug)")
         try:
             if not caller.user.admin:
                 closed = config().closed(time.time())
                 if closed:
                     raise Refused(403, closed)
+                if level and not config().hints_now(time.time()):
+                    raise Refused(403, "hints are off here (in a contest, until it ends)")
                 runs.admit(caller.user.id, config().runs_per_minute)
-            return JSONResponse(await asyncio.to_thread(runs.run, problem, code, given.get("input")))
+            return JSONResponse(await asyncio.to_thread(runs.run, problem, code, given.get("input"), level))
         except RunRefused as exc:
             raise Refused(exc.status, str(exc)) from None
 
@@ -463,7 +468,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         html = statement.render(problem.root / ("spec.zh.md" if lang == "zh" else "spec.md"))
         code, version = draft_of(caller, problem)
         return render("problem.html", caller, problem=problem, statement=html, lang=lang, code=code, version=version,
-                      has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()))
+                      has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()),
+                      hints=caller.user.admin or config().hints_now(time.time()))
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)

@@ -9,6 +9,8 @@
     problems = ["gqa", "mha"]         # default: every problem
     submissions_per_minute = 6        # per user
     runs_per_minute = 6               # Runs (sample or own input, not submissions) per student
+    hints = true                      # hints on a Run's Wrong Answer (default: on in a class; in a
+                                      # contest off until it ends)
     hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
     store_quota_mib = 64              # code stored per student, in all (413 beyond)
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
@@ -29,7 +31,7 @@ from problems import Problem, all_problems
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute",
-        "runs_per_minute", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
+        "runs_per_minute", "hints", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
 
 
 class ConfigError(Exception):
@@ -47,6 +49,7 @@ class ClassConfig:
     problems: list[str] = field(default_factory=list)
     submissions_per_minute: int = 6
     runs_per_minute: int = 6
+    hints: bool | None = None  # None: the mode's default
     hosts: list[str] = field(default_factory=list)
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
@@ -60,6 +63,13 @@ class ClassConfig:
     @property
     def scoreboard(self) -> bool:
         return self.mode == "contest"
+
+    def hints_now(self, now: float) -> bool:
+        """Whether a student may ask for a hint now: class.toml's hints, else on in a class, and in a
+        contest once it has ended."""
+        if self.hints is not None:
+            return self.hints
+        return self.mode != "contest" or (self.end is not None and now >= self.end)
 
     def freeze_at(self) -> float | None:
         if self.end is None or not self.freeze_minutes or self.reveal:
@@ -113,6 +123,10 @@ def load_config(folder: Path) -> ClassConfig:
     if config.scoreboard and config.start is None:
         raise ConfigError(f"{path}: a contest needs start (penalty minutes count from it)")
     config.reveal = bool(data.get("reveal", False))
+    if "hints" in data:
+        if type(data["hints"]) is not bool:
+            raise ConfigError(f"{path}: hints = {data['hints']!r}: true or false")
+        config.hints = data["hints"]
     feedback = data.get("feedback", "")
     if feedback not in ("", "full", "verdict"):
         raise ConfigError(f"{path}: feedback = {feedback!r}: full or verdict")

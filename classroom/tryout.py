@@ -13,6 +13,7 @@ from collections import deque
 from pathlib import Path
 
 from coach.case import MAX_CASE_BYTES, parse_case
+from coach.hints import hint
 from coach.run import run_file
 from grading.report import to_json
 from problems import Problem, ProblemError
@@ -46,9 +47,10 @@ class Runs:
                 raise RunRefused(429, f"at most {per_minute} runs a minute: wait a moment")
             times.append(now)
 
-    def run(self, problem: Problem, code: str, given: object | None) -> dict:
+    def run(self, problem: Problem, code: str, given: object | None, level: int = 0) -> dict:
         """The report's JSON of one run (its tests, console and traceback), on the sample when
-        `given` is None, else on {"input": given} checked as the practice page checks it."""
+        `given` is None, else on {"input": given} checked as the practice page checks it; with a
+        `level`, the hint of that level (coach/hints.py: a WA on the sample or a stored test)."""
         workdir = Path(tempfile.mkdtemp(prefix="class-run-"))  # 0700: the code waits here, unseen
         try:
             source = workdir / SOURCE_NAME
@@ -68,6 +70,7 @@ class Runs:
                 raise RunRefused(503, "the server is busy with other runs: try again in a moment")
             try:
                 report, _ = run_file(source, problem, case)
+                found = hint(report, level) if level else None
             except ProblemError as exc:
                 raise RunRefused(400, str(exc).replace(str(workdir / "your-input.json"), "your input")) from None
             finally:
@@ -75,6 +78,8 @@ class Runs:
             data = json.loads(to_json(report))
             data["submission"] = SOURCE_NAME
             data["input"] = "your input" if case else "the sample"
+            if found is not None:
+                data["hint"] = found.to_json()
             return data
         finally:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -133,3 +133,27 @@ def test_run_on_the_sample_and_on_an_own_input_shows_results_and_console(klass, 
     boss = Client(server.base, bearer=token(folder, "tom"))
     bad = boss.post_json("/api/problems/gqa/run", {"code": wrong, "input": {"X": [[1.0]]}})
     assert (bad.status, bad.json()["error"]) == (400, "your input: input: missing argument 'W_Q' (and 10 more)")
+
+
+def test_hints_are_off_in_a_running_contest_and_on_in_a_class(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    amy = Client(server.base, bearer=token(folder, "amy"))
+    wrong = solution("gqa", "wrong_answer")
+    off = amy.post_json("/api/problems/gqa/run", {"code": wrong, "input": None, "hint": 1})
+    assert (off.status, off.json()) == (403, {"error": "hints are off here (in a contest, until it ends)"})
+    sign_in(browser, server, passwords["amy"], "/problems/gqa")
+    assert not browser.find_elements("id", "run-hint")
+    contest = (folder / "class.toml").read_text()
+    (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\nruns_per_minute = 20\n')
+    try:
+        browser.refresh()
+        editor_text(browser)
+        browser.execute_script("window.classEditor.setValue(arguments[0])", wrong + "\nprint('my print')\n")
+        wait_for(browser, "#run-bug").click()
+        wait_for(browser, "#run-verdict", "WA")
+        text = wait_for(browser, "#run-hint-text", "Hint: your output goes wrong at step").text
+        assert text.endswith(wrong.splitlines()[0].removeprefix("# WRONG: ").rstrip("."))  # level 2: the bug
+        browser.execute_script("document.getElementById('run-verdict').scrollIntoView()")
+        browser.save_screenshot(str(SHOTS / "class-problem-after-wa.png"))  # the console and a hint
+    finally:
+        (folder / "class.toml").write_text(contest)

@@ -16,14 +16,17 @@ if (code && window.CodeMirror) {
 // Run: the code on the sample or on the student's own input, judged now and shown here (per-test
 // results and the console: what the run printed and its traceback); nothing is stored.
 function runButton(editor, slug) {
-  const button = document.getElementById("run");
+  const buttons = ["run", "run-hint", "run-bug"].map((id) => document.getElementById(id)).filter(Boolean);
+  const hintText = document.getElementById("run-hint-text");
   const csrf = document.querySelector("input[name=csrf]").value;
   const box = document.getElementById("run-result");
   const verdict = document.getElementById("run-verdict");
   const message = document.getElementById("run-message");
   const rows = document.querySelector("#run-tests tbody");
   const consoleBox = document.getElementById("run-console");
-  button.addEventListener("click", async () => {
+  buttons.forEach((button) => button.addEventListener("click", async () => {
+    const level = Number(button.dataset.level || 0);
+    hintText.hidden = true;
     const own = document.getElementById("own-input").value.trim();
     let input = null;
     box.hidden = false;
@@ -39,13 +42,13 @@ function runButton(editor, slug) {
         return;
       }
     }
-    button.disabled = true;
+    buttons.forEach((b) => { b.disabled = true; });
     verdict.textContent = "";
     message.textContent = "running...";
     try {
       const answer = await fetch(`/api/problems/${slug}/run`, {method: "POST",
         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
-        body: JSON.stringify({code: editor.getValue(), input: input})});
+        body: JSON.stringify({code: editor.getValue(), input: input, hint: level})});
       const data = await answer.json();
       if (!answer.ok) {
         message.textContent = data.error;
@@ -67,12 +70,16 @@ function runButton(editor, slug) {
         }
         if (data.traceback) printed.push(data.traceback);
         consoleBox.textContent = printed.join("\n") || "(nothing printed)";
+        if (data.hint) {
+          hintText.textContent = `Hint: ${data.hint.text}`;
+          hintText.hidden = false;
+        }
       }
     } catch (e) {
       message.textContent = "the server cannot be reached";
     }
-    button.disabled = false;
-  });
+    buttons.forEach((b) => { b.disabled = false; });
+  }));
 }
 
 // The student's code is kept on the server as they type (their draft of this problem), each save
