@@ -41,6 +41,7 @@ from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from classroom.tryout import RunRefused, Runs
 from coach.case import MAX_CASE_BYTES
+from coach.editorial import accepted_solutions
 from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
@@ -469,7 +470,14 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         code, version = draft_of(caller, problem)
         return render("problem.html", caller, problem=problem, statement=html, lang=lang, code=code, version=version,
                       has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()),
-                      hints=caller.user.admin or config().hints_now(time.time()))
+                      hints=caller.user.admin or config().hints_now(time.time()),
+                      editorial=caller.user.admin or config().editorial_now(time.time()))
+
+    async def editorial_page(request: Request, caller: Caller) -> Response:
+        problem = problem_of(request.path_params["slug"])
+        if not caller.user.admin and not config().editorial_now(time.time()):
+            raise Refused(403, "the editorial is closed here (in a contest, until it ends)")
+        return render("editorial.html", caller, problem=problem, solutions=accepted_solutions(problem))
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)
@@ -525,6 +533,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         Route("/signout", endpoint(signout, changes=True, page=True), methods=["POST"]),
         Route("/", endpoint(index, page=True)),
         Route("/problems/{slug}", endpoint(problem_page, page=True)),
+        Route("/problems/{slug}/editorial", endpoint(editorial_page, page=True)),
         Route("/problems/{slug}/submit", endpoint(submit_page, changes=True, page=True), methods=["POST"]),
         Route("/problems/{slug}/rejudge", endpoint(rejudge_problem_page, changes=True, admin=True, page=True),
               methods=["POST"]),

@@ -11,6 +11,7 @@
     runs_per_minute = 6               # Runs (sample or own input, not submissions) per student
     hints = true                      # hints on a Run's Wrong Answer (default: on in a class; in a
                                       # contest off until it ends)
+    editorial = true                  # the accepted solutions, with the same default as hints
     hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
     store_quota_mib = 64              # code stored per student, in all (413 beyond)
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
@@ -31,7 +32,7 @@ from problems import Problem, all_problems
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute",
-        "runs_per_minute", "hints", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
+        "runs_per_minute", "hints", "editorial", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
 
 
 class ConfigError(Exception):
@@ -50,6 +51,7 @@ class ClassConfig:
     submissions_per_minute: int = 6
     runs_per_minute: int = 6
     hints: bool | None = None  # None: the mode's default
+    editorial: bool | None = None  # None: the mode's default
     hosts: list[str] = field(default_factory=list)
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
@@ -67,8 +69,15 @@ class ClassConfig:
     def hints_now(self, now: float) -> bool:
         """Whether a student may ask for a hint now: class.toml's hints, else on in a class, and in a
         contest once it has ended."""
-        if self.hints is not None:
-            return self.hints
+        return self._open(self.hints, now)
+
+    def editorial_now(self, now: float) -> bool:
+        """Whether a student may read the editorial now (as hints_now, from class.toml's editorial)."""
+        return self._open(self.editorial, now)
+
+    def _open(self, given: bool | None, now: float) -> bool:
+        if given is not None:
+            return given
         return self.mode != "contest" or (self.end is not None and now >= self.end)
 
     def freeze_at(self) -> float | None:
@@ -123,10 +132,11 @@ def load_config(folder: Path) -> ClassConfig:
     if config.scoreboard and config.start is None:
         raise ConfigError(f"{path}: a contest needs start (penalty minutes count from it)")
     config.reveal = bool(data.get("reveal", False))
-    if "hints" in data:
-        if type(data["hints"]) is not bool:
-            raise ConfigError(f"{path}: hints = {data['hints']!r}: true or false")
-        config.hints = data["hints"]
+    for key in ("hints", "editorial"):
+        if key in data:
+            if type(data[key]) is not bool:
+                raise ConfigError(f"{path}: {key} = {data[key]!r}: true or false")
+            setattr(config, key, data[key])
     feedback = data.get("feedback", "")
     if feedback not in ("", "full", "verdict"):
         raise ConfigError(f"{path}: feedback = {feedback!r}: full or verdict")

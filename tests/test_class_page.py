@@ -135,14 +135,15 @@ def test_run_on_the_sample_and_on_an_own_input_shows_results_and_console(klass, 
     assert (bad.status, bad.json()["error"]) == (400, "your input: input: missing argument 'W_Q' (and 10 more)")
 
 
-def test_hints_are_off_in_a_running_contest_and_on_in_a_class(klass, browser):  # noqa: F811
+def test_hints_and_editorial_are_off_in_a_running_contest_and_on_in_a_class(klass, browser):  # noqa: F811
     server, passwords, folder = klass
     amy = Client(server.base, bearer=token(folder, "amy"))
     wrong = solution("gqa", "wrong_answer")
     off = amy.post_json("/api/problems/gqa/run", {"code": wrong, "input": None, "hint": 1})
     assert (off.status, off.json()) == (403, {"error": "hints are off here (in a contest, until it ends)"})
     sign_in(browser, server, passwords["amy"], "/problems/gqa")
-    assert not browser.find_elements("id", "run-hint")
+    assert not browser.find_elements("id", "run-hint") and not browser.find_elements("id", "editorial-link")
+    assert amy.get("/problems/gqa/editorial").status == 403
     contest = (folder / "class.toml").read_text()
     (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\nruns_per_minute = 20\n')
     try:
@@ -155,5 +156,12 @@ def test_hints_are_off_in_a_running_contest_and_on_in_a_class(klass, browser):  
         assert text.endswith(wrong.splitlines()[0].removeprefix("# WRONG: ").rstrip("."))  # level 2: the bug
         browser.execute_script("document.getElementById('run-verdict').scrollIntoView()")
         browser.save_screenshot(str(SHOTS / "class-problem-after-wa.png"))  # the console and a hint
+        from coach.editorial import accepted_solutions
+        from problems import load
+
+        browser.find_element("id", "editorial-link").click()
+        wait_for(browser, "section.solution")
+        names = [h.text for h in browser.find_elements("css selector", "section.solution h2")]
+        assert names == [s.name for s in accepted_solutions(load("gqa"))] and len(names) >= 2
     finally:
         (folder / "class.toml").write_text(contest)
