@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import difflib
 import json
 import logging
 import re
@@ -67,6 +68,7 @@ WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's
 COOKIE = "class_session"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
+HISTORY = 20  # a student's latest submissions of a problem, listed on its page
 ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
 
 
@@ -468,7 +470,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         lang = "zh" if request.query_params.get("lang") == "zh" and (problem.root / "spec.zh.md").is_file() else "en"
         html = statement.render(problem.root / ("spec.zh.md" if lang == "zh" else "spec.md"))
         code, version = draft_of(caller, problem)
-        return render("problem.html", caller, problem=problem, statement=html, lang=lang, code=code, version=version,
+        history = [_public(r) for r in store.submissions(caller.user.id, problem.slug, limit=HISTORY)]
+        return render("problem.html", caller, history=history, problem=problem, statement=html, lang=lang, code=code,
+                      version=version,
                       has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()),
                       hints=caller.user.admin or config().hints_now(time.time()),
                       editorial=caller.user.admin or config().editorial_now(time.time()))
@@ -492,7 +496,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                       verdicts=VERDICTS, statuses=["queued", "judging", "done"], chosen=dict(params))
 
     async def submission_page(request: Request, caller: Caller) -> Response:
-        return render("submission.html", caller, s=visible(caller, request.path_params["id"]))
+        shown = visible(caller, request.path_params["id"])
+        diff = None
+        if shown["user"] == caller.user.name and shown["problem"] in class_problems_now():
+            now, _ = draft_of(caller, problem_of(shown["problem"]))
+            diff = list(difflib.unified_diff(shown["code"].splitlines(), now.splitlines(),
+                                             f"submission {shown['id']}", "your code now", lineterm="", n=3))
+        return render("submission.html", caller, s=shown, diff=diff)
 
     async def scoreboard_page(request: Request, caller: Caller) -> Response:
         return render("scoreboard.html", caller, board=board(caller))

@@ -59,8 +59,15 @@ def test_the_starter_then_the_students_code_kept_across_a_reload_and_a_submit(kl
     browser.execute_script("window.classEditor.setValue('# sent\\n')")
     browser.find_element("css selector", "form.stack button.primary").click()  # before the autosave
     wait_until(lambda: "/submissions/" in browser.current_url, what="the submission page")
+    sent = browser.current_url
     browser.get(f"{server.base}/problems/gqa")
     assert editor_text(browser) == "# sent\n"  # the code sent comes back on the problem page
+    link = browser.find_element("css selector", "#history tbody a")  # their history: the submission, linked
+    assert link.get_attribute("href") == sent
+    browser.execute_script("window.classEditor.setValue('# sent\\n# and more\\n')")
+    wait_for(browser, "#saved", "saved")
+    link.click()
+    assert wait_for(browser, "#diff").text.splitlines()[-1] == "+# and more"  # the code judged against now
     SHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SHOTS / "class-problem-draft.png"))
 
