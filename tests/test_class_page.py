@@ -52,6 +52,12 @@ def test_the_starter_then_the_students_code_kept_across_a_reload_and_a_submit(kl
     server, passwords, _ = klass
     sign_in(browser, server, passwords["amy"], "/problems/gqa")
     assert "class Solution:" in editor_text(browser)  # the starter, with the method to write
+    browser.execute_script("window.scrollTo(0, 3000)")  # the statement scrolls; the editor and Submit stay
+    time.sleep(0.3)
+    assert browser.execute_script("return window.scrollY") > 500
+    submit = browser.find_element("css selector", "form.stack button.primary")
+    assert 0 <= submit.rect["y"] - browser.execute_script("return window.scrollY") < 900
+    assert browser.find_elements("css selector", ".CodeMirror-wrap")  # long lines wrap
     browser.execute_script("window.classEditor.setValue('import numpy as np\\n\\n# mine, kept\\n')")
     wait_for(browser, "#saved", "saved")
     browser.refresh()

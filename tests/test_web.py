@@ -665,3 +665,10 @@ def test_serve_on_a_busy_port_is_one_line(tmp_path):
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (f"error: cannot serve on 127.0.0.1:{port}: Address already in use "
                            "(choose another with --port)\n")
+
+
+def test_a_stored_tests_input_is_given_by_name_for_use_as_ones_own(client):
+    stored = json.loads((ROOT / "problems" / "gqa" / "tests" / "002-edge.json").read_text())["input"]
+    assert client.get("/api/problems/gqa/sample?test=002-edge").json() == {"input": stored}
+    missing = client.get("/api/problems/gqa/sample?test=../../etc/passwd")
+    assert (missing.status_code, missing.json()) == (404, {"error": "gqa has no stored test '../../etc/passwd'"})

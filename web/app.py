@@ -193,9 +193,14 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
                             headers={"etag": f'"{version_of(body)}"'})
 
     async def api_sample(request: Request) -> Response:
+        """The sample's input, or with ?test=NAME a stored test's (a failing test used as one's own input)."""
         problem = problem_of(request)
-        sample = problem.test_files()[0]
-        given = json.loads(sample.read_text(encoding="utf-8"))["input"]
+        files = problem.test_files()
+        name = request.query_params.get("test")
+        chosen = files[0] if name is None else next((f for f in files if f.stem == name), None)
+        if chosen is None:
+            raise Refused(404, f"{problem.slug} has no stored test {name!r}")
+        given = json.loads(chosen.read_text(encoding="utf-8"))["input"]
         return JSONResponse({"input": given})
 
     def job_for(problem: Problem, path: Path, kind: str, *args: str, level: int | None = None) -> Job:

@@ -7,7 +7,7 @@ document.querySelectorAll(".statement .math").forEach((el) => {
 });
 const code = document.getElementById("code");
 if (code && window.CodeMirror) {
-  const editor = CodeMirror.fromTextArea(code, {mode: "python", lineNumbers: true, indentUnit: 4});
+  const editor = CodeMirror.fromTextArea(code, {mode: "python", lineNumbers: true, indentUnit: 4, lineWrapping: true});
   window.classEditor = editor;
   autosave(editor, code.dataset.slug);
   runButton(editor, code.dataset.slug);
