@@ -58,7 +58,7 @@ from serving.access import (
     host_names,
     set_session,
 )
-from serving.answers import Refused, read_body, refusal
+from serving.answers import Refused, read_body, refusal, versioned_save
 from web import statement
 
 log = logging.getLogger("classroom")
@@ -384,20 +384,12 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         """PUT with If-Match: the version the text was based on; 409 with what is stored when another
         tab saved since, 428 when the request names no version (as the practice page's saves)."""
         problem = problem_of(request.path_params["slug"])
-        body = await read_body(request, MAX_SOURCE_BYTES, "the source")
-        try:
-            code = body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Refused(400, "the source is not UTF-8 text") from None
-        based_on = request.headers.get("if-match", "").strip().strip('"')
-        if not based_on:
-            raise Refused(428, "a save names the version it is based on (If-Match: the version the last load "
-                               "or save gave)")
+        code, based_on = await versioned_save(request, MAX_SOURCE_BYTES)
         saved, stored, version = store.save_draft(caller.user.id, problem.slug, code, based_on)
         if not saved:
             raise Refused(409, "your code of this problem was saved elsewhere (another tab) since this text was "
                                "loaded", {"version": version, "code": stored})
-        return JSONResponse({"saved": len(body), "version": version}, headers={"etag": f'"{version}"'})
+        return JSONResponse({"saved": len(code.encode()), "version": version}, headers={"etag": f'"{version}"'})
 
     async def api_run(request: Request, caller: Caller) -> Response:
         """Run on the sample, or on {"input": ...}: judged now, in a sandbox of its own; nothing stored."""

@@ -52,3 +52,18 @@ async def read_body(request: Request, limit: int, what: str) -> bytes:
             raise Refused(413, f"{what} is over the limit of {limit} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def versioned_save(request: Request, limit: int) -> tuple[str, str]:
+    """A save's text (UTF-8, at most `limit` bytes) and the version it was based on (If-Match):
+    400 for what is not text, 428 when it names no version, so no save overwrites blindly."""
+    body = await read_body(request, limit, "the source")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(400, "the source is not UTF-8 text") from None
+    based_on = request.headers.get("if-match", "").strip().strip('"')
+    if not based_on:
+        raise Refused(428, "a save names the version it is based on (If-Match: the version the last load or save "
+                           "gave)")
+    return text, based_on

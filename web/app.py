@@ -43,7 +43,7 @@ from grading.source import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems
 from problems.package import by_difficulty
 from serving.access import CSRF_HEADER, NO_REFERRER, Guard, allowed_hosts, check_change
-from serving.answers import Refused, error, read_body, refusal
+from serving.answers import Refused, error, read_body, refusal, versioned_save
 from web import statement
 from web.jobs import Busy, Job, JobQueue, judge_command
 
@@ -173,15 +173,8 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         """PUT with If-Match: the version the text was based on; 409 with the file on disk when
         it has changed since, 428 when the request names no version."""
         path = file_of(request, problem_of(request))
-        body = await read_body(request, MAX_SOURCE_BYTES, "the source")
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Refused(400, "the source is not UTF-8 text") from None
-        based_on = request.headers.get("if-match", "").strip().strip('"')
-        if not based_on:
-            raise Refused(428, "a save names the version it is based on (If-Match: the version the last "
-                               "load or save gave)")
+        text, based_on = await versioned_save(request, MAX_SOURCE_BYTES)
+        body = text.encode("utf-8")
         with saving:
             current = _read(path)
             if version_of(current) != based_on:
