@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 # compile them again); the fork server's with hash-checked bytecode, valid for the copies of its
 # files inside the sandbox, whatever their time stamps.
 compiled: $(STAMP)
-	@$(PY) -m compileall -q judge sandbox grading problems coach testcases web classroom >/dev/null
+	@$(PY) -m compileall -q judge sandbox grading problems coach testcases serving web classroom >/dev/null
 	@$(PY) -m compileall -q --invalidation-mode checked-hash sandbox/inside >/dev/null
 
 ## make judge SOL=file.py [PROBLEM=gqa] [TESTS="001 004"] [ALL=1] [JSON=1]: judge one file;

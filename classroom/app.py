@@ -8,7 +8,7 @@ needs neither. A student sees only their own submissions (another's answers 404,
 does not exist); an admin sees all and may rejudge. Every page is escaped by Jinja2 and served
 with a Content-Security-Policy that allows no inline script, and `Cache-Control: no-store`
 (everything but the static files carries code, results or a CSRF token). Before any routing the
-Host must name this server (web/access.py's allow-list, plus the names the class allows), else 421.
+Host must name this server (serving/access.py's allow-list, plus the names the class allows), else 421.
 Sign-ins are throttled (throttle.py); every malformed request is a 4xx with {"error"}.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import hmac
+import difflib
 import json
 import logging
 import re
@@ -38,37 +38,44 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
-from classroom.store import PAGE, Job, Store, User
+from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
+from classroom.tryout import RunRefused, Runs
+from coach.case import MAX_CASE_BYTES
+from coach.editorial import accepted_solutions
+from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
+from problems.package import by_difficulty
+from serving.access import (
+    CSRF_HEADER,
+    SAME_ORIGIN,
+    Guard,
+    allowed_hosts,
+    check_change,
+    check_origin,
+    host_names,
+    set_session,
+)
+from serving.answers import Refused, read_body, refusal, versioned_save
 from web import statement
-from web.access import allowed_hosts, error
 
 log = logging.getLogger("classroom")
 
 HERE = Path(__file__).resolve().parent
 WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's KaTeX and CodeMirror, read-only
 COOKIE = "class_session"
-CSRF_HEADER = "x-csrf-token"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
+HISTORY = 20  # a student's latest submissions of a problem, listed on its page
 ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 
 class Judges(Protocol):
     def start(self) -> None: ...
     def submit(self, job: Job) -> None: ...
     def close(self) -> None: ...
-
-
-class Refused(Exception):
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.headers = status, headers
 
 
 def text(value: str, what: str) -> str:
@@ -102,6 +109,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     folder = folder.resolve()
     store = Store(folder)
     throttle = Throttle()
+    runs = Runs()
     config_cache: dict[str, tuple[tuple, ClassConfig]] = {}
     problems_cache: dict[str, tuple[ClassConfig, dict[str, Problem]]] = {}
     load_config(folder)  # a bad class.toml stops the start
@@ -150,15 +158,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         found = store.session(session) if session else None
         return Caller(found[0], found[1], session) if found and session else None
 
-    def check_origin(request: Request) -> None:
-        origin = request.headers.get("origin")
-        here = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if origin != here:
-            raise Refused(403, f"refused: a change must come from this site (Origin {origin!r})")
-
     async def form_of(request: Request) -> dict[str, str]:
         if not hasattr(request.state, "form"):
-            body = await _body(request)
+            body = await read_body(request, MAX_BODY, "the request")
             if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
                 fields = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True)
                 request.state.form = {k: v[0] for k, v in fields.items()}
@@ -166,13 +168,11 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                 request.state.form = {}
         return request.state.form
 
-    async def check_change(request: Request, caller: Caller) -> None:
+    async def check_caller(request: Request, caller: Caller) -> None:
         if caller.session is None:
             return  # a Bearer token: no cookie a browser would send on its own
-        check_origin(request)
-        given = request.headers.get(CSRF_HEADER) or (await form_of(request)).get("csrf", "")
-        if not caller.csrf or not hmac.compare_digest(given, caller.csrf):
-            raise Refused(403, "refused: the CSRF token is missing or wrong (reload the page)")
+        check_change(request, request.headers.get(CSRF_HEADER) or (await form_of(request)).get("csrf", ""),
+                     caller.csrf)
 
     def endpoint(handler: Callable[[Request, Caller], Awaitable[Response]], changes: bool = False,
                  admin: bool = False, page: bool = False):
@@ -184,14 +184,14 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                         return RedirectResponse("/signin?" + urlencode({"next": request.url.path}), status_code=303)
                     raise Refused(401, "sign in first (POST /api/signin), or send Authorization: Bearer <token>")
                 if changes:
-                    await check_change(request, caller)
+                    await check_caller(request, caller)
                 if admin and not caller.user.admin:
                     raise Refused(403, "only an admin may do this")
                 return await handler(request, caller)
             except Refused as exc:
                 if page:
                     return render("error.html", None, status=exc.status, message=str(exc), headers=exc.headers)
-                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
+                return refusal(request, exc)
         return run
 
     def render(name: str, caller: Caller | None, status: int = 200, headers: dict[str, str] | None = None,
@@ -210,7 +210,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         wait = throttle.begin(account, address)
         if wait > 0:
             seconds = max(1, round(wait + 0.49))
-            raise Refused(429, f"too many failed sign-ins: try again in {seconds} s", {"Retry-After": str(seconds)})
+            raise Refused(429, f"too many failed sign-ins: try again in {seconds} s",
+                          headers={"Retry-After": str(seconds)})
         checked: bool | None = None  # None: the check never ended (the client left): nothing counted
         try:
             user = await asyncio.to_thread(_sign_in, store, login, password)
@@ -266,7 +267,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         row = store.submission(int(submission_id)) if ID.fullmatch(submission_id) else None
         if row is None or (row["user_id"] != caller.user.id and not caller.user.admin):
             raise Refused(404, f"no submission {submission_id}")  # another's: as if it did not exist
-        return _public(row, with_code=True)
+        shown = _public(row, with_code=True)
+        return shown if caller.user.admin or config().full_feedback else _verdicts_only(shown)
 
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
@@ -301,8 +303,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         for row in store.submissions(caller.user.id, limit=100000):
             if row["verdict"] == "AC" or row["problem"] not in mine:
                 mine[row["problem"]] = "solved" if row["verdict"] == "AC" else "tried"
-        return [{"slug": p.slug, "id": p.id, "title": p.title, **stats[p.slug], "you": mine.get(p.slug)}
-                for p in problems.values()]
+        return [{"slug": p.slug, "id": p.id, "title": p.title, "difficulty": p.difficulty, **stats[p.slug],
+                 "you": mine.get(p.slug)} for p in by_difficulty(list(problems.values()))]
 
     def board(caller: Caller) -> dict:
         settings = config()
@@ -329,17 +331,17 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
             if request.headers.get("origin") is not None:
                 check_origin(request)
             wanted = '{"login": name or email, "password": ...}'
-            given = parsed(await _body(request), wanted)
+            given = parsed(await read_body(request, MAX_BODY, "the request"), wanted)
             login = given.get("login") if isinstance(given, dict) else None
             password = given.get("password") if isinstance(given, dict) else None
             if not isinstance(login, str) or not isinstance(password, str):
                 raise Refused(400, f"send {wanted}")
             user = await sign_in(request, login, password)
         except Refused as exc:
-            return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
+            return refusal(request, exc)
         session, csrf = store.new_session(user.id)
         response = JSONResponse({"user": user.name, "role": user.role, "csrf": csrf})
-        _set_cookie(response, session, request)
+        set_session(response, COOKIE, session, request, max_age=14 * 86400)
         return response
 
     async def api_me(request: Request, caller: Caller) -> Response:
@@ -353,7 +355,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return JSONResponse(problem_rows(caller))
 
     async def api_submit(request: Request, caller: Caller) -> Response:
-        given = parsed(await _body(request), '{"problem": slug, "code": text}')
+        given = parsed(await read_body(request, MAX_BODY, "the request"), '{"problem": slug, "code": text}')
         if not isinstance(given, dict):
             raise Refused(400, 'send JSON: {"problem": slug, "code": text}')
         return JSONResponse({"id": create(caller, given.get("problem"), given.get("code"))}, status_code=201)
@@ -369,6 +371,49 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                                ("before", str(rows[-1]["id"]))])
             headers["Link"] = f'</api/submissions?{query}>; rel="next"'
         return JSONResponse(rows, headers=headers)
+
+    def draft_of(caller: Caller, problem: Problem) -> tuple[str, str]:
+        """The student's last code of the problem and its version: the starter file before the first save."""
+        return store.draft(caller.user.id, problem.slug) or (starter_text(problem), ABSENT)
+
+    async def api_draft(request: Request, caller: Caller) -> Response:
+        code, version = draft_of(caller, problem_of(request.path_params["slug"]))
+        return JSONResponse({"code": code, "version": version}, headers={"etag": f'"{version}"'})
+
+    async def api_save_draft(request: Request, caller: Caller) -> Response:
+        """PUT with If-Match: the version the text was based on; 409 with what is stored when another
+        tab saved since, 428 when the request names no version (as the practice page's saves)."""
+        problem = problem_of(request.path_params["slug"])
+        code, based_on = await versioned_save(request, MAX_SOURCE_BYTES)
+        saved, stored, version = store.save_draft(caller.user.id, problem.slug, code, based_on)
+        if not saved:
+            raise Refused(409, "your code of this problem was saved elsewhere (another tab) since this text was "
+                               "loaded", {"version": version, "code": stored})
+        return JSONResponse({"saved": len(code.encode()), "version": version}, headers={"etag": f'"{version}"'})
+
+    async def api_run(request: Request, caller: Caller) -> Response:
+        """Run on the sample, or on {"input": ...}: judged now, in a sandbox of its own; nothing stored."""
+        problem = problem_of(request.path_params["slug"])
+        given = parsed(await read_body(request, MAX_BODY + MAX_CASE_BYTES, "the run"), '{"code": text, "input": ...}')
+        if not isinstance(given, dict) or not isinstance(given.get("code"), str):
+            raise Refused(400, 'send JSON: {"code": text, "input": {argument: value, ...} or null}')
+        code = text(given["code"], "the code")
+        if len(code.encode("utf-8")) > MAX_SOURCE_BYTES:
+            raise Refused(413, f"the source is over the judge's limit of {MAX_SOURCE_BYTES} bytes")
+        level = given.get("hint", 0)
+        if level not in (0, 1, 2):
+            raise Refused(400, f"hint = {level!r}: 0 (none), 1 (the step) or 2 (the bug)")
+        try:
+            if not caller.user.admin:
+                closed = config().closed(time.time())
+                if closed:
+                    raise Refused(403, closed)
+                if level and not config().hints_now(time.time()):
+                    raise Refused(403, "hints are off here (in a contest, until it ends)")
+                runs.admit(caller.user.id, config().runs_per_minute)
+            return JSONResponse(await asyncio.to_thread(runs.run, problem, code, given.get("input"), level))
+        except RunRefused as exc:
+            raise Refused(exc.status, str(exc)) from None
 
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
@@ -397,7 +442,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                           next=_next((request.state.form if hasattr(request.state, "form") else {}).get("next")))
         session, _ = store.new_session(user.id)
         response = RedirectResponse(_next(form.get("next")), status_code=303)
-        _set_cookie(response, session, request)
+        set_session(response, COOKIE, session, request, max_age=14 * 86400)
         return response
 
     async def signout(request: Request, caller: Caller) -> Response:
@@ -408,18 +453,33 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return response
 
     async def index(request: Request, caller: Caller) -> Response:
-        return render("problems.html", caller, problems=problem_rows(caller))
+        end = config().end
+        left = None if end is None or not config().scoreboard else max(0, int(end - time.time()))
+        return render("problems.html", caller, problems=problem_rows(caller), left=left)
 
     async def problem_page(request: Request, caller: Caller) -> Response:
         problem = problem_of(request.path_params["slug"])
         lang = "zh" if request.query_params.get("lang") == "zh" and (problem.root / "spec.zh.md").is_file() else "en"
         html = statement.render(problem.root / ("spec.zh.md" if lang == "zh" else "spec.md"))
-        return render("problem.html", caller, problem=problem, statement=html, lang=lang,
-                      has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()))
+        code, version = draft_of(caller, problem)
+        history = [_public(r) for r in store.submissions(caller.user.id, problem.slug, limit=HISTORY)]
+        return render("problem.html", caller, history=history, problem=problem, statement=html, lang=lang, code=code,
+                      version=version,
+                      has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()),
+                      hints=caller.user.admin or config().hints_now(time.time()),
+                      editorial=caller.user.admin or config().editorial_now(time.time()))
+
+    async def editorial_page(request: Request, caller: Caller) -> Response:
+        problem = problem_of(request.path_params["slug"])
+        if not caller.user.admin and not config().editorial_now(time.time()):
+            raise Refused(403, "the editorial is closed here (in a contest, until it ends)")
+        return render("editorial.html", caller, problem=problem, solutions=accepted_solutions(problem))
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)
         submission = create(caller, request.path_params["slug"], form.get("code", ""))
+        # the code sent is kept as the draft too, unless another tab saved since this page loaded
+        store.save_draft(caller.user.id, request.path_params["slug"], form.get("code", ""), form.get("version", ""))
         return RedirectResponse(f"/submissions/{submission}", status_code=303)
 
     async def submissions_page(request: Request, caller: Caller) -> Response:
@@ -428,7 +488,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
                       verdicts=VERDICTS, statuses=["queued", "judging", "done"], chosen=dict(params))
 
     async def submission_page(request: Request, caller: Caller) -> Response:
-        return render("submission.html", caller, s=visible(caller, request.path_params["id"]))
+        shown = visible(caller, request.path_params["id"])
+        diff = None
+        if shown["user"] == caller.user.name and shown["problem"] in class_problems_now():
+            now, _ = draft_of(caller, problem_of(shown["problem"]))
+            diff = list(difflib.unified_diff(shown["code"].splitlines(), now.splitlines(),
+                                             f"submission {shown['id']}", "your code now", lineterm="", n=3))
+        return render("submission.html", caller, s=shown, diff=diff)
 
     async def scoreboard_page(request: Request, caller: Caller) -> Response:
         return render("scoreboard.html", caller, board=board(caller))
@@ -469,6 +535,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         Route("/signout", endpoint(signout, changes=True, page=True), methods=["POST"]),
         Route("/", endpoint(index, page=True)),
         Route("/problems/{slug}", endpoint(problem_page, page=True)),
+        Route("/problems/{slug}/editorial", endpoint(editorial_page, page=True)),
         Route("/problems/{slug}/submit", endpoint(submit_page, changes=True, page=True), methods=["POST"]),
         Route("/problems/{slug}/rejudge", endpoint(rejudge_problem_page, changes=True, admin=True, page=True),
               methods=["POST"]),
@@ -490,6 +557,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         Route("/api/submissions/{id}/rejudge", endpoint(api_rejudge_one, changes=True, admin=True), methods=["POST"]),
         Route("/api/problems/{slug}/rejudge", endpoint(api_rejudge_problem, changes=True, admin=True),
               methods=["POST"]),
+        Route("/api/problems/{slug}/draft", endpoint(api_draft), methods=["GET"]),
+        Route("/api/problems/{slug}/draft", endpoint(api_save_draft, changes=True), methods=["PUT"]),
+        Route("/api/problems/{slug}/run", endpoint(api_run, changes=True), methods=["POST"]),
         Route("/api/scoreboard", endpoint(api_scoreboard)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Mount("/vendor", StaticFiles(directory=WEB_VENDOR), name="vendor"),
@@ -508,69 +578,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     def hosts() -> set[str]:
         return fixed | host_names(config().hosts, port)
 
-    return _Guard(app, hosts)  # type: ignore[return-value]  # an ASGI app like Starlette's
-
-
-def host_names(names: Iterable[str], port: int) -> set[str]:
-    """The Host headers that name this server by a name the class gave: NAME:PORT as given, or a
-    bare NAME with this server's port or none (a proxy on 80 or 443 sends none)."""
-    out = set()
-    for name in names:
-        name = name.strip().lower()
-        if not name:
-            continue
-        if name.rpartition(":")[2].isdigit() and not name.endswith("]"):
-            out.add(name)
-        else:
-            out |= {name, f"{name}:{port}"}
-    return out
-
-
-class _Guard:
-    """Before any routing, the Host must name this server (else 421: a DNS-rebinding page learns
-    nothing); every response says: no inline script, no framing, no sniffing, no referrer to other
-    sites, and, but for the static files, no caching."""
-
-    HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
-               (b"referrer-policy", b"same-origin"), (b"x-frame-options", b"DENY")]
-    NO_STORE = (b"cache-control", b"no-store")
-
-    def __init__(self, app: Starlette, hosts: Callable[[], set[str]]):
-        self.app, self.hosts = app, hosts
-        self.state = app.state
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path = scope.get("path", "")
-        extra = [*self.HEADERS, *([] if path.startswith(("/static/", "/vendor/")) else [self.NO_STORE])]
-
-        async def with_headers(message) -> None:
-            if message["type"] == "http.response.start":
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
-                message["headers"] = [*kept, *extra]
-            await send(message)
-
-        host = Request(scope).headers.get("host", "").lower()
-        if host not in self.hosts():
-            await error(path, 421, f"this server does not answer for the host {host!r} (class.toml's hosts, "
-                        "or serve --allow-host, names more)")(scope, receive, with_headers)
-            return
-        await self.app(scope, receive, with_headers)
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past MAX_BODY before it is all read."""
-    declared = request.headers.get("content-length")
-    if declared is not None and ID.fullmatch(declared) and int(declared) > MAX_BODY:
-        raise Refused(413, f"the request is {declared} bytes, over {MAX_BODY}")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"the request is over {MAX_BODY} bytes")
-    return body
+    return Guard(app, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
+                 )  # type: ignore[return-value]  # an ASGI app like Starlette's
 
 
 def _sign_in(store: Store, login: str, password: str) -> User | None:
@@ -579,11 +588,6 @@ def _sign_in(store: Store, login: str, password: str) -> User | None:
         check_password(password, "scrypt$16384$8$1$00$00")  # as slow as a real check: names are not told apart
         return None
     return store.user(row["id"]) if check_password(password, row["password"]) else None
-
-
-def _set_cookie(response: Response, session: str, request: Request) -> None:
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/",
-                        secure=request.url.scheme == "https", max_age=14 * 86400)
 
 
 def _next(target: str | None) -> str:
@@ -598,6 +602,24 @@ def _public(row, with_code: bool = False) -> dict:
     if with_code:
         data.update(code=row["code"], message=row["message"], tests=json.loads(row["tests"]) if row["tests"] else [])
     return data
+
+
+def _verdicts_only(shown: dict) -> dict:
+    """A submission as a contest shows it to its student: a hidden test's verdict and number only,
+    never its message (it may quote the input, the expected value or the output); the sample in full.
+    The overall message is the first failure's, so it goes when that test is hidden."""
+    tests = [{**t, "message": ""} if not _shown_test(t["name"]) else t for t in shown["tests"]]
+    first = next((t for t in shown["tests"] if t["verdict"] != "AC"), None)
+    if first is None or _shown_test(first["name"]):
+        return {**shown, "tests": tests}
+    number = shown["tests"].index(first) + 1
+    return {**shown, "tests": tests,
+            "message": f"{first['verdict']} on hidden test {number}: a contest shows a hidden test's verdict only"}
+
+
+def _shown_test(name: str) -> bool:
+    """The sample, always shown in full (its input is in the statement)."""
+    return name.endswith("-sample")
 
 
 def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | None, slug: str,

@@ -8,9 +8,15 @@
     reveal = false                    # true: the frozen results shown (after the contest)
     problems = ["gqa", "mha"]         # default: every problem
     submissions_per_minute = 6        # per user
+    runs_per_minute = 6               # Runs (sample or own input, not submissions) per student
+    hints = true                      # hints on a Run's Wrong Answer (default: on in a class; in a
+                                      # contest off until it ends)
+    editorial = true                  # the accepted solutions, with the same default as hints
     hosts = ["class.example.edu"]     # names the server answers for besides localhost and --host
     store_quota_mib = 64              # code stored per student, in all (413 beyond)
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
+    feedback = "verdict"              # a hidden test's result: its verdict and number only (a
+                                      # contest's default), or "full" (a class's default)
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from problems import Problem, all_problems
 
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
-KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute", "hosts",
-        "store_quota_mib", "store_mib_per_hour"}
+KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute",
+        "runs_per_minute", "hints", "editorial", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
 
 
 class ConfigError(Exception):
@@ -43,13 +49,36 @@ class ClassConfig:
     reveal: bool = False
     problems: list[str] = field(default_factory=list)
     submissions_per_minute: int = 6
+    runs_per_minute: int = 6
+    hints: bool | None = None  # None: the mode's default
+    editorial: bool | None = None  # None: the mode's default
     hosts: list[str] = field(default_factory=list)
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
+    feedback: str = ""  # "full" or "verdict"; "" until loaded: the mode's default
+
+    @property
+    def full_feedback(self) -> bool:
+        """Whether a student reads a hidden test's message, output and the traceback it caused."""
+        return (self.feedback or ("verdict" if self.mode == "contest" else "full")) == "full"
 
     @property
     def scoreboard(self) -> bool:
         return self.mode == "contest"
+
+    def hints_now(self, now: float) -> bool:
+        """Whether a student may ask for a hint now: class.toml's hints, else on in a class, and in a
+        contest once it has ended."""
+        return self._open(self.hints, now)
+
+    def editorial_now(self, now: float) -> bool:
+        """Whether a student may read the editorial now (as hints_now, from class.toml's editorial)."""
+        return self._open(self.editorial, now)
+
+    def _open(self, given: bool | None, now: float) -> bool:
+        if given is not None:
+            return given
+        return self.mode != "contest" or (self.end is not None and now >= self.end)
 
     def freeze_at(self) -> float | None:
         if self.end is None or not self.freeze_minutes or self.reveal:
@@ -95,7 +124,7 @@ def load_config(folder: Path) -> ClassConfig:
     config.end = _time("end", data["end"]) if "end" in data else None
     if config.start is not None and config.end is not None and config.end <= config.start:
         raise ConfigError(f"{path}: end is not after start")
-    for key in ("freeze_minutes", "submissions_per_minute", "store_quota_mib", "store_mib_per_hour"):
+    for key in ("freeze_minutes", "submissions_per_minute", "runs_per_minute", "store_quota_mib", "store_mib_per_hour"):
         if key in data:
             if type(data[key]) is not int or data[key] < 0:
                 raise ConfigError(f"{path}: {key} = {data[key]!r}: a whole number >= 0")
@@ -103,6 +132,15 @@ def load_config(folder: Path) -> ClassConfig:
     if config.scoreboard and config.start is None:
         raise ConfigError(f"{path}: a contest needs start (penalty minutes count from it)")
     config.reveal = bool(data.get("reveal", False))
+    for key in ("hints", "editorial"):
+        if key in data:
+            if type(data[key]) is not bool:
+                raise ConfigError(f"{path}: {key} = {data[key]!r}: true or false")
+            setattr(config, key, data[key])
+    feedback = data.get("feedback", "")
+    if feedback not in ("", "full", "verdict"):
+        raise ConfigError(f"{path}: feedback = {feedback!r}: full or verdict")
+    config.feedback = feedback
     names = data.get("problems", [])
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ConfigError(f"{path}: problems: a list of problem slugs")

@@ -5,6 +5,7 @@ verdict and per-test results. A result is written once per judging round: a late
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -39,7 +40,17 @@ CREATE TABLE IF NOT EXISTS submissions (
 CREATE INDEX IF NOT EXISTS submissions_user ON submissions (user_id, problem);
 CREATE INDEX IF NOT EXISTS submissions_problem ON submissions (problem);
 CREATE INDEX IF NOT EXISTS submissions_status ON submissions (status);
+CREATE TABLE IF NOT EXISTS drafts (
+    user_id INTEGER NOT NULL REFERENCES users(id), problem TEXT NOT NULL, code TEXT NOT NULL,
+    version TEXT NOT NULL, saved REAL NOT NULL, PRIMARY KEY (user_id, problem));
 """
+
+
+ABSENT = "absent"  # the version of a draft never saved
+
+
+def draft_version(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 def digest(secret: str) -> str:
@@ -78,6 +89,9 @@ def private_files(folder: Path) -> list[str]:
     if mode & 0o077:
         folder.chmod(FOLDER_MODE)
         said.append(f"{folder}: narrowed from {mode:04o} to {FOLDER_MODE:04o} (the class's code and accounts)")
+    ignore = folder / ".gitignore"
+    if not ignore.exists():  # a class folder inside a checkout: the store stays out of its git status
+        ignore.write_text(f"{DB_NAME}\n{DB_NAME}-wal\n{DB_NAME}-shm\n")
     path = folder / DB_NAME
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))  # SQLite gives -wal and -shm this mode
     for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
@@ -175,6 +189,34 @@ class Store:
         """Every session of the user but `kept` ended (a password change); how many."""
         return self.db().execute("DELETE FROM sessions WHERE user_id = ? AND id != ?",
                                  (user_id, digest(kept) if kept else "")).rowcount
+
+    # -- drafts: each student's last code per problem ------------------------------------------
+    def draft(self, user_id: int, problem: str) -> tuple[str, str] | None:
+        """The code and its version, or None before the first save."""
+        row = self.db().execute("SELECT code, version FROM drafts WHERE user_id = ? AND problem = ?",
+                                (user_id, problem)).fetchone()
+        return None if row is None else (row["code"], row["version"])
+
+    def save_draft(self, user_id: int, problem: str, code: str, based_on: str) -> tuple[bool, str | None, str]:
+        """Saved when the stored version is still `based_on` (ABSENT before the first save); else
+        not, with what is stored: (saved, stored code, stored version), one transaction."""
+        db = self.db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute("SELECT code, version FROM drafts WHERE user_id = ? AND problem = ?",
+                             (user_id, problem)).fetchone()
+            current = ABSENT if row is None else row["version"]
+            if current != based_on:
+                db.execute("COMMIT")
+                return False, None if row is None else row["code"], current
+            version = draft_version(code)
+            db.execute("INSERT OR REPLACE INTO drafts VALUES (?, ?, ?, ?, ?)",
+                       (user_id, problem, code, version, time.time()))
+            db.execute("COMMIT")
+            return True, code, version
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     # -- submissions ---------------------------------------------------------------------------
     def add_submission(self, user_id: int, problem: str, code: str, now: float | None = None) -> Job:

@@ -42,10 +42,14 @@ def editorial(problem: Problem, force: bool = False) -> Editorial:
         return Editorial(False, f"{problem.slug}: not solved yet ({tries} attempt{'s' * (tries != 1)}, no AC on "
                                 "the full test set). The editorial shows the accepted solutions; try a hint first.",
                          tries)
-    found = tuple((e.path, e.path.stat().st_mtime_ns) for e in bundled(problem) if e.expected == "AC")
-    solutions = list(_solutions(found))
+    solutions = accepted_solutions(problem)
     return Editorial(True, f"{problem.title} ({problem.id}): {len(solutions)} accepted solutions, each a different "
                            "route.", tries, solutions)
+
+
+def accepted_solutions(problem: Problem) -> list[Solution]:
+    """The problem's bundled accepted solutions, each with its description (a class's editorial too)."""
+    return list(_solutions(tuple((e.path, e.path.stat().st_mtime_ns) for e in bundled(problem) if e.expected == "AC")))
 
 
 @lru_cache(maxsize=64)

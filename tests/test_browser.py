@@ -9,6 +9,7 @@ browser can be had the tests are skipped, and say why."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -327,6 +328,7 @@ def test_a_server_that_goes_away_is_said_and_the_page_recovers(browser, tmp_path
     process.kill()  # killed, not stopped: no goodbye on the event stream
     process.wait()
     wait_for(browser, "#lost", "Lost the connection to the server")
+    assert browser.find_element("id", "server-stopped").text == "server stopped: this judging ended with it"
     assert browser.find_element("id", "submit").is_enabled() and not browser.find_element("id", "cancel").is_enabled()
     shot(browser, "9-lost.png")
     browser.find_element("id", "retry").click()
@@ -417,3 +419,42 @@ def test_the_chinese_statement_and_the_dark_theme(server, browser):
         shot(browser, "13-dark.png")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_the_language_is_kept_across_pages_and_names_the_buttons(server, browser):
+    open_problem(browser, server)
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
+    wait_for(browser, "#statement h2", "背景")
+    assert [browser.find_element("id", i).text for i in ("run", "submit", "hint")] == ["运行", "提交", "提示"]
+    assert browser.find_elements("css selector", ".CodeMirror-wrap")  # long lines wrap
+    assert browser.find_element("css selector", ".CodeMirror").size["height"] >= 400  # ~27 lines, not 300 px
+    try:
+        open_problem(browser, server, "mha")  # the next problem opens in Chinese too
+        wait_for(browser, "#statement h2", "背景")
+        assert browser.find_element("id", "run").text == "运行"
+        assert browser.find_element("id", "own-label").text == "自定义输入"
+        assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
+    wait_for(browser, "#run", "Run")
+
+
+def test_a_failing_test_becomes_the_own_input_in_compact_rows(server, browser):
+    open_problem(browser, server)
+    type_in(browser, WRONG)
+    browser.find_element("id", "submit").click()
+    wait_for(browser, "#rows tr.failing")
+    button = wait_for(browser, "tr.detail:not([hidden]) button.use-input")
+    name = button.get_attribute("data-test")
+    button.click()
+    box = wait_for(browser, "#own-input")
+    wait_until(lambda: box.get_attribute("value").strip(), what="the test's input in the box")
+    text = box.get_attribute("value")
+    stored = json.loads((ROOT / "problems" / "gqa" / "tests" / f"{name}.json").read_text())["input"]
+    assert json.loads(text) == {"input": stored} and browser.find_element("id", "use-own").is_selected()
+    rows = sum(len(v) if isinstance(v, list) and v and isinstance(v[0], list) else 1 for v in stored.values())
+    assert len(text.splitlines()) == rows + 2  # one line per argument, a matrix one per row
+    shot(browser, "14-own-input.png")
+    browser.find_element("id", "run").click()
+    wait_for(browser, "#result", "your input")
+    browser.find_element("id", "use-own").click()  # back to the sample for the tests after

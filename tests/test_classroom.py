@@ -5,11 +5,13 @@ port with its in-process warm workers, every request real HTTP on loopback."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import re
 import subprocess
 import time
 
+import numpy as np
 import pytest
 from class_server import (
     CE_CODE,
@@ -111,7 +113,7 @@ def test_every_verdict_comes_back_through_the_api(klass):
     accepted = results[0]
     assert accepted["status"] == "done" and accepted["problem"] == "mha" and accepted["user"] == "alice"
     assert [t["verdict"] for t in accepted["tests"]] == ["AC"] * len(load("mha").test_files())
-    assert results[1]["tests"][-1]["verdict"] == "WA" and results[1]["tests"][-1]["message"]
+    assert results[1]["tests"][-1]["verdict"] == "WA" and results[1]["tests"][-1]["message"]  # the sample's
     assert results[2]["tests"] == [] and results[2]["message"]
     assert results[3]["tests"][-1]["verdict"] == "TLE"
 
@@ -286,3 +288,56 @@ def test_the_pages_never_round_a_figure_onto_its_limit(value, verdict, limit_ver
     from classroom.app import figure
 
     assert figure({"causal": load("causal")}, value, verdict, "causal", limit_verdict) == shown
+
+
+def test_a_students_draft_starts_as_the_starter_and_is_saved_by_version(klass):
+    """The problem page's code is kept per student and problem; a save names the version it was
+    based on, so a second tab's older text never overwrites the newer one (409 with what is kept)."""
+    erin, fred = _as(klass, "erin"), _as(klass, "fred")
+    first = erin.get("/api/problems/gqa/draft").json()
+    assert first["version"] == "absent" and "class Solution:" in first["code"] and "def " in first["code"]
+    put = lambda client, code, version: client.request(  # noqa: E731
+        "PUT", "/api/problems/gqa/draft", code.encode(), {"If-Match": f'"{version}"'})
+    assert put(erin, "x = 1\n", "").status == 428
+    saved = put(erin, "x = 1\n", "absent")
+    assert saved.status == 200 and saved.json()["saved"] == 6
+    stale = put(erin, "x = 2\n", "absent")  # the other tab, still on the starter
+    assert (stale.status, stale.json()["code"], stale.json()["version"]) == (409, "x = 1\n", saved.json()["version"])
+    assert put(erin, "x = 3\n", saved.json()["version"]).status == 200
+    assert erin.get("/api/problems/gqa/draft").json()["code"] == "x = 3\n"
+    assert fred.get("/api/problems/gqa/draft").json()["version"] == "absent"  # one student's draft is theirs
+    assert "x = 3" in erin.get("/problems/gqa").text  # the page opens on it
+    assert erin.get("/api/problems/nosuch/draft").status == 404
+
+
+def test_a_contest_shows_a_hidden_tests_verdict_only_and_the_sample_in_full(klass):
+    """A run that quotes its input in an exception: on the sample the student reads it, on a hidden
+    test only the verdict and the test's number, in the API and on the page; the admin reads all."""
+    dave = _as(klass, "dave")
+    method = load("gqa").method
+    quoting = (f"    def {method}(self, *args, **kwargs):\n"
+               "        X = np.asarray(kwargs.get('X', args[0] if args else None))\n"
+               "        if X.size > SAMPLE:\n"
+               "            raise ValueError('QUO' + 'TED ' + repr(X.ravel()[:4].tolist()))\n"
+               f"        return super().{method}(*args, **kwargs)\n")
+    sample = json.loads((ROOT / "problems" / "gqa" / "tests" / "001-sample.json").read_text())["input"]["X"]
+    wrong_on_hidden = (solution("gqa", "accepted") + f"\n\nSAMPLE = {np.asarray(sample).size}\n"
+                       "Passing = Solution\n\n\nclass Solution(Passing):\n" + quoting)
+    sample_too = wrong_on_hidden.replace("SAMPLE = ", "SAMPLE = -1 + 0 * ")
+    for code, first_hidden in ((wrong_on_hidden, True), (sample_too, False)):
+        made = dave.submit("gqa", code)
+        assert made.status == 201, made.text
+        seen = dave.wait_done(made.json()["id"])
+        hidden = [t for t in seen["tests"] if not t["name"].endswith("-sample")]
+        assert seen["verdict"] == "RE" and seen["tests"][0]["name"].endswith("-sample")
+        assert all(t["message"] == "" and t["verdict"] for t in hidden)
+        page = dave.get(f"/submissions/{made.json()['id']}").text
+        full = _as(klass, "teach").get(f"/api/submissions/{made.json()['id']}").json()
+        assert any("QUOTED" in t["message"] for t in full["tests"])  # the admin reads all
+        if first_hidden:
+            assert seen["tests"][0]["verdict"] == "AC" and hidden[-1]["verdict"] == "RE"
+            number = len(seen["tests"])
+            assert seen["message"] == f"RE on hidden test {number}: a contest shows a hidden test's verdict only"
+            assert "QUOTED" not in json.dumps(seen) and "QUOTED" not in page
+        else:  # the sample's input is in the statement: shown in full
+            assert "QUOTED" in seen["tests"][0]["message"] and "QUOTED" in seen["message"] and "QUOTED" in page

@@ -1,8 +1,8 @@
 """The layers, from the imports: problems/ and sandbox/ at the bottom, grading/ on them, testcases/
 and the practice layer (coach/) above, the web page (web/) and the class's server (classroom/,
-which may read from web/) above that, the command (judge/) on top. No import runs back up a
-layer, none goes around in a circle (function-local imports count too), and what runs inside the
-sandbox imports only the standard library, numpy and itself."""
+which may read from web/), both on serving/ (access and answers), above that, the command (judge/)
+on top. No import runs back up a layer, none goes around in a circle (function-local imports count
+too), and what runs inside the sandbox imports only the standard library, numpy and itself."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ ALLOWED = {  # a package may import itself and these
     "grading": {"problems", "sandbox"},
     "testcases": {"problems", "sandbox", "grading"},
     "coach": {"problems", "sandbox", "grading", "testcases"},
-    "web": {"problems", "sandbox", "grading", "testcases", "coach"},
-    "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "web"},
-    "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom"},
+    "serving": set(),  # both servers' access and answers: starlette only
+    "web": {"problems", "sandbox", "grading", "testcases", "coach", "serving"},
+    "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "web", "serving"},
+    "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom", "serving"},
 }
 INSIDE = ROOT / "sandbox" / "inside"
 # The keys of the data a layer adds (JSON keys, fields, attributes): a layer below it names none of

@@ -36,8 +36,9 @@ TOKEN = "test-token-0123456789"
 ACCEPTED = (ROOT / "solutions" / "gqa" / "accepted" / "grouped_tall_no_bK.py").read_text()
 WRONG = (ROOT / "solutions" / "gqa" / "wrong_answer" / "forgot_b_O.py").read_text()
 SLOW = slow_decoder()
-HEADERS = {"content-security-policy": "default-src 'self'; object-src 'none'; frame-ancestors 'none'; "
-                                      "base-uri 'none'; form-action 'self'",
+HEADERS = {"content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                                      "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+                                      "form-action 'self'",
            "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
 
 
@@ -193,8 +194,8 @@ def test_the_cookie_is_not_the_token_and_grants_nothing_after_a_restart(practice
 @pytest.mark.parametrize("headers, message", [
     ({}, "Origin None"),
     ({"Origin": "http://evil.example"}, "Origin 'http://evil.example'"),
-    ({"Origin": HERE}, "CSRF header is missing or wrong"),
-    ({"Origin": HERE, "X-CSRF-Token": "guess"}, "CSRF header is missing or wrong"),
+    ({"Origin": HERE}, "CSRF token is missing or wrong"),
+    ({"Origin": HERE, "X-CSRF-Token": "guess"}, "CSRF token is missing or wrong"),
 ])
 def test_changes_from_another_site_are_refused(client, practice, headers, message):
     for method, path in (("PUT", "/api/problems/gqa/source"), ("POST", "/api/problems/gqa/source"),
@@ -664,3 +665,10 @@ def test_serve_on_a_busy_port_is_one_line(tmp_path):
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (f"error: cannot serve on 127.0.0.1:{port}: Address already in use "
                            "(choose another with --port)\n")
+
+
+def test_a_stored_tests_input_is_given_by_name_for_use_as_ones_own(client):
+    stored = json.loads((ROOT / "problems" / "gqa" / "tests" / "002-edge.json").read_text())["input"]
+    assert client.get("/api/problems/gqa/sample?test=002-edge").json() == {"input": stored}
+    missing = client.get("/api/problems/gqa/sample?test=../../etc/passwd")
+    assert (missing.status_code, missing.json()) == (404, {"error": "gqa has no stored test '../../etc/passwd'"})

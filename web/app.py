@@ -1,6 +1,6 @@
 """The web page's server: pages and a small JSON API over the practice layer and the judge.
 
-Safety, as for any local server that runs code (docs/web.md): before any routing, web/access.py
+Safety, as for any local server that runs code (docs/web.md): before any routing, serving/access.py
 checks the Host and the token (from the URL the server printed, then a cookie); a request that
 changes something must also come from this page (its Origin is this server, and it carries the
 page's CSRF header, which another site cannot set without a CORS grant this server never gives),
@@ -42,8 +42,9 @@ from coach.starter import write_starter
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem, ProblemError, all_problems
 from problems.package import by_difficulty
+from serving.access import CSRF_HEADER, NO_REFERRER, Guard, allowed_hosts, check_change
+from serving.answers import Refused, error, read_body, refusal, versioned_save
 from web import statement
-from web.access import CSRF_HEADER, BodyTooLarge, Guard, allowed_hosts, error, read_body, same
 from web.jobs import Busy, Job, JobQueue, judge_command
 
 HERE = Path(__file__).resolve().parent
@@ -52,13 +53,6 @@ FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}\.py")
 ABSENT = "absent"  # the version of a file that is not there
 EDITORIAL_WORKERS = 2
 STREAM_POLL_S = 0.1
-
-
-class Refused(Exception):
-    def __init__(self, status: int, message: str, extra: dict | None = None):
-        super().__init__(message)
-        self.status = status
-        self.extra = extra or {}
 
 
 def version_of(data: bytes | None) -> str:
@@ -70,7 +64,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
     """The application; `practice` is where users' files live (the terminal's practice/), `host`
     and `port` what the server is reached as (the Host check)."""
     practice = (practice or ROOT / "practice").resolve()
-    session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)  # this process's (web/access.py)
+    session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)  # this process's (serving/access.py)
     jobs = JobQueue(workers, **({"max_queued": max_queued} if max_queued is not None else {}))
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape())
     pool = ThreadPoolExecutor(EDITORIAL_WORKERS, thread_name_prefix="editorial")
@@ -95,28 +89,18 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
             raise Refused(400, f"{name!r}: not a file in practice/")
         return path
 
-    def check_change(request: Request) -> None:
-        origin = request.headers.get("origin")
-        here = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if origin != here:
-            raise Refused(403, f"refused: a change must come from this page (Origin {origin!r})")
-        if not same(request.headers.get(CSRF_HEADER, ""), csrf):
-            raise Refused(403, "refused: the page's CSRF header is missing or wrong")
-
     def guarded(handler, changes: bool = False):
         async def endpoint(request: Request) -> Response:
             try:
                 if changes:
-                    check_change(request)
+                    check_change(request, request.headers.get(CSRF_HEADER, ""), csrf)
                 return await handler(request)
             except Refused as exc:
-                return _refusal(request, exc.status, str(exc), exc.extra)
-            except BodyTooLarge as exc:
-                return _refusal(request, 413, str(exc))
+                return refusal(request, exc)
             except Busy as exc:
-                return _refusal(request, exc.status, str(exc))
+                return error(request.url.path, exc.status, str(exc))
             except ProblemError as exc:
-                return _refusal(request, 400, str(exc))
+                return error(request.url.path, 400, str(exc))
         return endpoint
 
     def page(name: str, **context) -> HTMLResponse:
@@ -189,15 +173,8 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         """PUT with If-Match: the version the text was based on; 409 with the file on disk when
         it has changed since, 428 when the request names no version."""
         path = file_of(request, problem_of(request))
-        body = await read_body(request, MAX_SOURCE_BYTES, "the source")
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Refused(400, "the source is not UTF-8 text") from None
-        based_on = request.headers.get("if-match", "").strip().strip('"')
-        if not based_on:
-            raise Refused(428, "a save names the version it is based on (If-Match: the version the last "
-                               "load or save gave)")
+        text, based_on = await versioned_save(request, MAX_SOURCE_BYTES)
+        body = text.encode("utf-8")
         with saving:
             current = _read(path)
             if version_of(current) != based_on:
@@ -209,9 +186,14 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
                             headers={"etag": f'"{version_of(body)}"'})
 
     async def api_sample(request: Request) -> Response:
+        """The sample's input, or with ?test=NAME a stored test's (a failing test used as one's own input)."""
         problem = problem_of(request)
-        sample = problem.test_files()[0]
-        given = json.loads(sample.read_text(encoding="utf-8"))["input"]
+        files = problem.test_files()
+        name = request.query_params.get("test")
+        chosen = files[0] if name is None else next((f for f in files if f.stem == name), None)
+        if chosen is None:
+            raise Refused(404, f"{problem.slug} has no stored test {name!r}")
+        given = json.loads(chosen.read_text(encoding="utf-8"))["input"]
         return JSONResponse({"input": given})
 
     def job_for(problem: Problem, path: Path, kind: str, *args: str, level: int | None = None) -> Job:
@@ -358,15 +340,8 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
     })
     app.state.jobs = jobs
     app.state.shutdown = jobs.shutdown  # the server's signal handler calls it first (web/cli.py)
-    guard = Guard(app, token, allowed_hosts(host, port), session)
-    guard.state = app.state
-    return guard
-
-
-def _refusal(request: Request, status: int, message: str, extra: dict | None = None) -> Response:
-    if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message, **(extra or {})}, status_code=status)
-    return error(request.url.path, status, message)
+    hosts = allowed_hosts(host, port)
+    return Guard(app, lambda: hosts, NO_REFERRER, token=token, session=session)
 
 
 def _read(path: Path) -> bytes | None:

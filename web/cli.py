@@ -42,7 +42,7 @@ def main(argv: list[str]) -> int:
         print(f"error: the web page needs {exc.name}: run make serve, which installs it", file=sys.stderr)
         return 2
     from coach.home import judge_home
-    from web.access import TokenError, check_strength, read_token_file, stored_token
+    from serving.access import TokenError, check_strength, read_token_file, stored_token
 
     token = None
     try:

@@ -52,6 +52,7 @@ function lost(message) {
   $("lost-text").textContent = message || "Lost the connection to the server: it stopped, or the network is down. " +
     "Your text stays in this tab; start the server again (make serve), then Retry.";
   $("lost").hidden = false;
+  if (state.job) banner("error", `<span id="server-stopped">${esc(LABELS[pageLang()].stopped)}</span>`);
   if (state.job && state.job.source) { state.job.source.close(); state.job.source = null; }
   busy(false);
 }
@@ -94,8 +95,26 @@ function typeset(root) {
   });
 }
 
+// The page's own labels in the language chosen, which is kept across pages (localStorage).
+const LABELS = {
+  en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
+       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it"},
+  zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
+       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束"},
+};
+function pageLang() { return LABELS[document.documentElement.lang] ? document.documentElement.lang : "en"; }
+function applyLabels(lang) {
+  const words = LABELS[lang] || LABELS.en;
+  for (const id of ["run", "submit", "hint", "cancel"]) $(id).textContent = words[id];
+  $("own-label").textContent = words.own;
+  document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
+  document.documentElement.lang = lang;
+}
+
 async function showStatement(lang) {
   const target = $("statement");
+  localStorage.setItem("judge-lang", lang);
+  applyLabels(lang);
   try {
     const body = await call(`/api/problems/${slug}/statement?lang=${lang}`);
     target.innerHTML = body.html;
@@ -110,7 +129,7 @@ document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("clic
 
 // -- editor and saving -------------------------------------------------------------------------
 const editor = CodeMirror.fromTextArea($("source"), {
-  mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, matchBrackets: true,
+  mode: "python", lineNumbers: true, indentUnit: 4, tabSize: 4, matchBrackets: true, lineWrapping: true,
   extraKeys: {
     Tab: (cm) => cm.replaceSelection("    "),
     "Ctrl-Enter": () => shortcut(run), "Cmd-Enter": () => shortcut(run),
@@ -246,9 +265,31 @@ $("use-own").addEventListener("change", async () => {
   box.hidden = !$("use-own").checked;
   if (!box.hidden && !box.value.trim()) {
     const sample = await call(`/api/problems/${slug}/sample`);
-    box.value = JSON.stringify({input: sample.input}, null, 1);
+    box.value = compactCase(sample.input);
   }
 });
+
+// An input as one line per argument, a matrix one line per row: a 2x4 sample is a few lines, not 147.
+function compactCase(input) {
+  const names = Object.keys(input);
+  const lines = names.map((name, i) => {
+    const value = input[name];
+    const head = `  ${JSON.stringify(name)}: `;
+    const body = Array.isArray(value) && value.length && value.every(Array.isArray)
+      ? "[" + value.map((row) => JSON.stringify(row)).join(",\n" + " ".repeat(head.length + 1)) + "]"
+      : JSON.stringify(value);
+    return head + body + (i < names.length - 1 ? "," : "");
+  });
+  return `{"input": {\n${lines.join("\n")}\n}}`;
+}
+
+async function useTestAsInput(name) {
+  const test = await call(`/api/problems/${slug}/sample?test=${encodeURIComponent(name)}`);
+  $("use-own").checked = true;
+  $("own-input").hidden = false;
+  $("own-input").value = compactCase(test.input);
+  $("own-input").scrollIntoView({block: "nearest"});
+}
 
 // -- judgings ----------------------------------------------------------------------------------
 function busy(on) {
@@ -324,6 +365,8 @@ function testDetail(t) {
     mismatch(t.mismatch) +
     (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
+    (t.verdict !== "AC" && /^[0-9]{3}-/.test(t.name) ?
+      `<button class="use-input" data-test="${esc(t.name)}">use this test as input</button>` : "") +
     consolePanel(t) + "</div>";
 }
 
@@ -347,6 +390,8 @@ function testsTable() {
 }
 
 $("result").addEventListener("click", (e) => {
+  const use = e.target.closest("button.use-input");
+  if (use) { useTestAsInput(use.dataset.test).catch((err) => banner("error", esc(err.message))); return; }
   const row = e.target.closest("tr.test-row");
   if (!row) return;
   const detail = row.nextElementSibling;
@@ -635,7 +680,8 @@ $("divider").addEventListener("keydown", (e) => {
 
 // -- start -------------------------------------------------------------------------------------
 async function start() {
-  showStatement("en");
+  const kept = localStorage.getItem("judge-lang");
+  showStatement(kept && document.querySelector(`button.lang[data-lang="${kept}"]`) ? kept : "en");
   await loadSource();
   try {  // a judging of this file still running (the page was reloaded): follow it again
     const active = await call(api("active"));

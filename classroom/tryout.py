@@ -1,0 +1,85 @@
+"""A student's Run in class: their code on the sample or on an input they wrote, judged in a fresh
+sandbox on this server (coach/run.py, as the practice page's Run), never stored as a submission
+and never counted as an attempt; a few at a time, and a few a minute per student."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+from coach.case import MAX_CASE_BYTES, parse_case
+from coach.hints import hint
+from coach.run import run_file
+from grading.report import to_json
+from problems import Problem, ProblemError
+
+RUNS_AT_ONCE = 2  # sandboxes the server starts for Runs at one time (the judges keep the rest)
+SOURCE_NAME = "submission.py"  # what tracebacks call the file, as a submission's
+
+
+class RunRefused(Exception):
+    """Why this Run is not done now: (status, one line)."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class Runs:
+    def __init__(self) -> None:
+        self.slots = threading.BoundedSemaphore(RUNS_AT_ONCE)
+        self.lock = threading.Lock()
+        self.recent: dict[int, deque[float]] = {}
+
+    def admit(self, user_id: int, per_minute: int) -> None:
+        """Count this Run against the student's minute, or refuse it (429)."""
+        now = time.monotonic()
+        with self.lock:
+            times = self.recent.setdefault(user_id, deque())
+            while times and times[0] < now - 60:
+                times.popleft()
+            if len(times) >= per_minute:
+                raise RunRefused(429, f"at most {per_minute} runs a minute: wait a moment")
+            times.append(now)
+
+    def run(self, problem: Problem, code: str, given: object | None, level: int = 0) -> dict:
+        """The report's JSON of one run (its tests, console and traceback), on the sample when
+        `given` is None, else on {"input": given} checked as the practice page checks it; with a
+        `level`, the hint of that level (coach/hints.py: a WA on the sample or a stored test)."""
+        workdir = Path(tempfile.mkdtemp(prefix="class-run-"))  # 0700: the code waits here, unseen
+        try:
+            source = workdir / SOURCE_NAME
+            source.write_text(code, encoding="utf-8", errors="surrogatepass")
+            case = None
+            if given is not None:
+                raw = json.dumps({"input": given}).encode()
+                if len(raw) > MAX_CASE_BYTES:
+                    raise RunRefused(413, f"the input is over the limit of {MAX_CASE_BYTES} bytes")
+                try:
+                    parse_case(raw, "your input")
+                except ProblemError as exc:
+                    raise RunRefused(400, str(exc)) from None
+                case = workdir / "your-input.json"
+                case.write_bytes(raw)
+            if not self.slots.acquire(timeout=60):
+                raise RunRefused(503, "the server is busy with other runs: try again in a moment")
+            try:
+                report, _ = run_file(source, problem, case)
+                found = hint(report, level) if level else None
+            except ProblemError as exc:
+                raise RunRefused(400, str(exc).replace(str(workdir / "your-input.json"), "your input")) from None
+            finally:
+                self.slots.release()
+            data = json.loads(to_json(report))
+            data["submission"] = SOURCE_NAME
+            data["input"] = "your input" if case else "the sample"
+            if found is not None:
+                data["hint"] = found.to_json()
+            return data
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
