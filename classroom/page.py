@@ -260,23 +260,23 @@ class ClassPage:
     # -- history and editorial -----------------------------------------------------------------
     def history(self, ask: Ask) -> list[dict]:
         rows = self.store.submissions(ask.who.user.id, ask.problem.slug, limit=HISTORY)
-        return [self.row(self.visible(ask.who, str(r["id"]))) for r in reversed(rows)]
+        return [self.row(ask.who, self.visible(ask.who, str(r["id"]))) for r in reversed(rows)]
 
-    def row(self, shown: dict) -> dict:
+    def row(self, who: Any, shown: dict) -> dict:
         """A submission as a line of the page's history."""
+        judged = self.report(who, shown) if shown["status"] == "done" else None
         return {"id": shown["id"], "kind": "submit", "problem": shown["problem"], "full": True,
                 "time": dt.datetime.fromtimestamp(shown["created"], dt.timezone.utc).isoformat(),
-                "verdict": shown["verdict"] or shown["status"],
-                "passed": sum(t["verdict"] == "AC" for t in shown["tests"]) if shown["tests"] else None,
-                "total": len(shown["tests"]), "slowest_ms": shown["cpu_ms"]}
+                "verdict": shown["verdict"] or shown["status"], "passed": judged and judged["passed"],
+                "total": judged and judged["total"], "slowest_ms": shown["cpu_ms"]}
 
     def judging(self, ask: Ask, judging_id: str) -> dict:
         """One submission of the history: its code, and the diff against the draft now."""
         shown = self.visible(ask.who, judging_id)
         if shown["problem"] != ask.problem.slug:
             raise Refused(404, f"no submission {judging_id} of {ask.problem.slug}")
-        return {"judging": self.row(shown), **code_diff(shown["code"], self.code(ask), f"submission {judging_id}",
-                                                        "your code now")}
+        compared = code_diff(shown["code"], self.code(ask), f"submission {judging_id}", "your code now")
+        return {"judging": self.row(ask.who, shown), **compared}
 
     def editorial(self, ask: Ask, force: bool) -> dict:
         """The accepted solutions where class.toml opens them (a contest's default: once it has ended)."""

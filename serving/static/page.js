@@ -545,7 +545,7 @@ function grid(rows, reference) {
 
 function showRun(r) {
   const on = r.input === "sample" ? "the sample" : "your input";
-  if ($("tests")) $("tests").remove();  // a class's hint is a Run's
+  ["tests", "hintbox"].forEach((id) => { if ($(id)) $(id).remove(); });  // a class's hint is a Run's
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
          `${esc(TITLES[r.verdict] || r.verdict)}</span> on ${on}</span>`);
   const t = r.test;
