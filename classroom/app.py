@@ -57,7 +57,7 @@ from serving.access import (
     host_names,
     set_session,
 )
-from serving.answers import Refused, read_body, refusal, versioned_save
+from serving.answers import Refused, parsed, read_body, refusal, text, versioned_save
 from serving.store import Ask
 
 log = logging.getLogger("classroom")
@@ -74,23 +74,6 @@ class Judges(Protocol):
     def start(self) -> None: ...
     def submit(self, job: Job) -> None: ...
     def close(self) -> None: ...
-
-
-def text(value: str, what: str) -> str:
-    """The value, refused (400) when it cannot be stored as UTF-8 (a lone surrogate from JSON's \\ud800)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Refused(400, f"{what} is not valid text (a lone surrogate)") from None
-    return value
-
-
-def parsed(body: bytes, what: str):
-    """The JSON of a body; 400 for what is not JSON or is nested too deep for Python's parser."""
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise Refused(400, f"send JSON: {what}") from None
 
 
 class Caller:
@@ -547,6 +530,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     async def lifespan(app: Starlette):
         await asyncio.to_thread(judges.start)
         yield
+        page.close()
         await asyncio.to_thread(judges.close)
 
     app = Starlette(routes=routes, lifespan=lifespan)

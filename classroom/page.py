@@ -8,24 +8,24 @@ app.py's visible() (a contest's hidden test: its verdict and number only)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import re
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from classroom.config import ClassConfig
 from classroom.store import Store
-from classroom.tryout import RunRefused, Runs
+from classroom.tryout import RUNS_AT_ONCE, RunRefused, Runs
 from coach.case import MAX_CASE_BYTES
 from coach.editorial import Editorial, accepted_solutions
 from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem
-from serving.answers import Refused
+from serving.answers import Refused, parsed, text
 from serving.store import ABSENT, Ask, Code, Followed, code_diff, stored_input
 
 log = logging.getLogger("classroom")
@@ -39,14 +39,14 @@ API_RUN = '{"code": text, "input": {argument: value, ...} or null, "hint": 0, 1 
 
 
 class RunJob:
-    """A Run (or a hint) judged in a thread of its own; its one event is its report, or why not."""
+    """A Run (or a hint) judged in the page's pool; its one event is its report, or why not."""
 
-    def __init__(self, owner: int, about: dict, work: Callable[[], dict]):
+    def __init__(self, owner: int, about: dict, work: Callable[[], dict], pool: ThreadPoolExecutor):
         self.id, self.owner, self.about = secrets.token_hex(8), owner, about
         self.events: list[dict] = []
         self.state = "running"
         self.lock = threading.Lock()
-        threading.Thread(target=self._do, args=(work,), daemon=True, name=f"class-run-{self.id}").start()
+        pool.submit(self._do, work)
 
     def _do(self, work: Callable[[], dict]) -> None:
         try:
@@ -112,6 +112,7 @@ class ClassPage:
         self.store, self.config, self.problem_of = store, config, problem_of
         self.create_submission, self.visible, self.shown_test = create, visible, shown_test
         self.runs = Runs()
+        self.pool = ThreadPoolExecutor(RUNS_AT_ONCE + 2, thread_name_prefix="class-run")  # a few wait for a slot
         self.jobs: dict[str, RunJob] = {}
         self.lock = threading.Lock()
 
@@ -170,7 +171,7 @@ class ClassPage:
         self.admit(ask.who, level)
         about = {"kind": "hint" if level else "run", "problem": ask.problem.slug,
                  **({"level": level} if level else {}), **({"input": "your input"} if given is not None else {})}
-        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level))
+        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level), self.pool)
         with self.lock:
             self.jobs[job.id] = job
             ended = [k for k, j in self.jobs.items() if j.state == "done"]
@@ -181,7 +182,7 @@ class ClassPage:
     def run(self, ask: Ask, body: bytes) -> dict:
         """The page's Run (empty, or {"input": {...}}: the draft judged), or a script's, which sends its
         code ({"code", "input", "hint"}) and is answered the run's report at once."""
-        given = _json(body, API_RUN) if body.strip() else None
+        given = parsed(body, API_RUN) if body.strip() else None
         if isinstance(given, dict) and "code" in given:
             return self.api_run(ask, given)
         if given is not None and not (isinstance(given, dict) and set(given) == {"input"}):
@@ -192,6 +193,7 @@ class ClassPage:
         code = given["code"]
         if not isinstance(code, str):
             raise Refused(400, f"send JSON: {API_RUN}")
+        text(code, "the code")
         if len(code.encode("utf-8", errors="surrogatepass")) > MAX_SOURCE_BYTES:
             raise Refused(413, f"the source is over the judge's limit of {MAX_SOURCE_BYTES} bytes")
         level = given.get("hint", 0)
@@ -205,7 +207,7 @@ class ClassPage:
 
     def hint(self, ask: Ask, level: int, body: bytes) -> dict:
         """A Run on the sample (or the own input sent) that ends with a hint of `level`."""
-        given = _json(body, '{"input": {...}}') if body.strip() else None
+        given = parsed(body, '{"input": {...}}') if body.strip() else None
         if given is not None and not (isinstance(given, dict) and set(given) == {"input"}):
             raise Refused(400, 'send your input as {"input": {argument: value, ...}}, or nothing for the sample')
         return self.start_run(ask, self.code(ask), given["input"] if given else None, level)
@@ -257,6 +259,9 @@ class ClassPage:
     def stopping(self) -> bool:
         return False
 
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
     # -- history and editorial -----------------------------------------------------------------
     def history(self, ask: Ask) -> list[dict]:
         rows = self.store.submissions(ask.who.user.id, ask.problem.slug, limit=HISTORY)
@@ -286,9 +291,3 @@ class ClassPage:
         return Editorial(True, f"{ask.problem.title} ({ask.problem.id}): {len(solutions)} accepted solutions, each a "
                                "different route.", 0, solutions).as_dict()
 
-
-def _json(body: bytes, wanted: str) -> object:
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise Refused(400, f"send JSON: {wanted}") from None

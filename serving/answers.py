@@ -4,6 +4,7 @@ API and as a short HTML page for a person."""
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 
@@ -80,3 +81,20 @@ def finite(value):
     if isinstance(value, list):
         return [finite(v) for v in value]
     return value
+
+
+def text(value: str, what: str) -> str:
+    """The value, refused (400) when it cannot be stored as UTF-8 (a lone surrogate from JSON's \\ud800)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, f"{what} is not valid text (a lone surrogate)") from None
+    return value
+
+
+def parsed(body: bytes, what: str):
+    """The JSON of a body; 400 for what is not JSON or is nested too deep for Python's parser."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise Refused(400, f"send JSON: {what}") from None
