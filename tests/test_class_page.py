@@ -18,7 +18,7 @@ import time
 import pytest
 from class_server import Client, Server, add_users, class_folder, remove, solution, token
 from helpers import ROOT
-from test_browser import SHOTS, browser, wait_for, wait_until  # noqa: F401  # the fixture
+from test_browser import SHOTS, browser, csp_violations, wait_for, wait_until  # noqa: F401  # the fixture
 
 from problems import load
 
@@ -140,6 +140,7 @@ def test_the_starter_the_code_kept_by_version_and_a_second_tabs_save_never_overw
     browser.switch_to.window(second)
     browser.close()
     browser.switch_to.window(first)
+    assert csp_violations(browser) == []  # the class's CSP allows the shared page as it is
 
 
 def test_run_on_the_sample_and_an_own_input_with_the_console_is_no_submission(klass, browser):  # noqa: F811
@@ -306,3 +307,28 @@ def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rej
     status = subprocess.run(["git", "-C", str(folder.parent), "status", "--porcelain", "--untracked-files=all"],
                             capture_output=True, text=True, check=True).stdout
     assert "class.toml" in status and "class.sqlite" not in status  # the store stays out of a checkout
+
+
+def test_the_page_api_asks_the_csrf_token_and_shows_a_student_only_their_own(klass):
+    """The page's routes on the class's server: a change with the session cookie needs the CSRF
+    token; another student's judging, run or submission answers as one that does not exist."""
+    server, passwords, folder = klass
+    settings(folder, class_toml(runs_per_minute=20))
+    amy, ivy = Client(server.base), Client(server.base)
+    assert amy.sign_in("amy", passwords["amy"]).status == ivy.sign_in("ivy", passwords["ivy"]).status == 200
+    for method, path in (("POST", "run"), ("POST", "submit"), ("POST", "hint?level=1"), ("PUT", "source"),
+                         ("POST", "source")):
+        refused = amy.request(method, f"/api/problems/gqa/{path}", b"", {"Origin": amy.base})
+        assert (refused.status, refused.json()["error"]) == (
+            403, "refused: the CSRF token is missing or wrong (reload the page)"), path
+    assert Client(server.base).get("/api/problems/gqa/source").status == 401
+    run = amy.change("/api/problems/gqa/run", {"input": SAMPLE}).json()
+    assert (run["kind"], run["input"]) == ("run", "your input")
+    made = amy.submit("gqa", ACCEPTED).json()["id"]
+    for path in (f"/api/jobs/s{made}", f"/api/jobs/s{made}/events", f"/api/jobs/{run['job']}",
+                 f"/api/problems/gqa/history/{made}"):
+        assert ivy.get(path).status == 404, path
+    assert amy.wait_done(made)["verdict"] == "AC"
+    events = amy.get(f"/api/jobs/s{made}/events").text  # followed again after the fact: its verdict at once
+    assert events.startswith("event: done\n") and '"verdict": "AC"' in events
+    assert ivy.get("/api/problems/gqa/history").json() == []
