@@ -27,9 +27,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from coach import history  # noqa: E402
 from coach.editorial import _solutions  # noqa: E402
+from serving.answers import finite  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.practice import EDITORIAL_WORKERS  # noqa: E402
-from web.jobs import finite  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = "http://127.0.0.1:8000"
