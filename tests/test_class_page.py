@@ -332,3 +332,21 @@ def test_the_page_api_asks_the_csrf_token_and_shows_a_student_only_their_own(kla
     events = amy.get(f"/api/jobs/s{made}/events").text  # followed again after the fact: its verdict at once
     assert events.startswith("event: done\n") and '"verdict": "AC"' in events
     assert ivy.get("/api/problems/gqa/history").json() == []
+
+
+def test_a_reloaded_page_follows_its_submission_again_to_the_verdict(klass, browser):  # noqa: F811
+    from helpers import slow_decoder
+
+    server, passwords, folder = klass
+    settings(folder, class_toml())
+    sign_in(browser, server, passwords["amy"], "/problems/gqa_decode")
+    editor_text(browser)
+    type_in(browser, slow_decoder())  # seconds of CPU per test: still judging when the page comes back
+    press(browser, "submit")
+    wait_for(browser, "#banner", "judging")
+    browser.refresh()
+    wait_for(browser, "#banner", "it was running when this page loaded")
+    assert not browser.find_element("id", "submit").is_enabled()
+    total = len(load("gqa_decode").test_files())
+    assert verdict(browser, "Accepted", timeout=600).startswith(f"AC Accepted {total}/{total} tests passed")
+    assert browser.find_element("id", "submit").is_enabled()
