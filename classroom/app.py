@@ -38,6 +38,7 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
+from classroom.feedback import verdicts_only
 from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from classroom.tryout import RunRefused, Runs
@@ -268,7 +269,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         if row is None or (row["user_id"] != caller.user.id and not caller.user.admin):
             raise Refused(404, f"no submission {submission_id}")  # another's: as if it did not exist
         shown = _public(row, with_code=True)
-        return shown if caller.user.admin or config().full_feedback else _verdicts_only(shown)
+        return shown if caller.user.admin or config().full_feedback else verdicts_only(shown, config().visible_tests)
 
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
@@ -602,24 +603,6 @@ def _public(row, with_code: bool = False) -> dict:
     if with_code:
         data.update(code=row["code"], message=row["message"], tests=json.loads(row["tests"]) if row["tests"] else [])
     return data
-
-
-def _verdicts_only(shown: dict) -> dict:
-    """A submission as a contest shows it to its student: a hidden test's verdict and number only,
-    never its message (it may quote the input, the expected value or the output); the sample in full.
-    The overall message is the first failure's, so it goes when that test is hidden."""
-    tests = [{**t, "message": ""} if not _shown_test(t["name"]) else t for t in shown["tests"]]
-    first = next((t for t in shown["tests"] if t["verdict"] != "AC"), None)
-    if first is None or _shown_test(first["name"]):
-        return {**shown, "tests": tests}
-    number = shown["tests"].index(first) + 1
-    return {**shown, "tests": tests,
-            "message": f"{first['verdict']} on hidden test {number}: a contest shows a hidden test's verdict only"}
-
-
-def _shown_test(name: str) -> bool:
-    """The sample, always shown in full (its input is in the statement)."""
-    return name.endswith("-sample")
 
 
 def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | None, slug: str,
