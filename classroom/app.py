@@ -39,6 +39,7 @@ from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
 from classroom.feedback import verdicts_only
+from classroom.language import Languages, page_words
 from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from classroom.tryout import RunRefused, Runs
@@ -119,6 +120,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
     pages.filters["figure"] = partial(figure, known)
+    pages.globals["limits"] = partial(limits, known)
 
     def config() -> ClassConfig:
         """class.toml, read again when it changed (an admin reveals a frozen board, or changes the
@@ -198,7 +200,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     def render(name: str, caller: Caller | None, status: int = 200, headers: dict[str, str] | None = None,
                **context) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(
-            me=caller.user if caller else None, csrf=caller.csrf if caller else "", config=config(), **context),
+            me=caller.user if caller else None, csrf=caller.csrf if caller else "", config=config(),
+            **page_words(known), **context),
             status_code=status, headers=headers)
 
     async def sign_in(request: Request, login: str, password: str) -> User:
@@ -574,12 +577,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store, app.state.judges = store, judges
+    served = Languages(app)
     fixed = allowed_hosts(host, port) | host_names(names, port)
 
     def hosts() -> set[str]:
         return fixed | host_names(config().hosts, port)
 
-    return Guard(app, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
+    return Guard(served, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
                  )  # type: ignore[return-value]  # an ASGI app like Starlette's
 
 
@@ -619,6 +623,12 @@ def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | 
         return f"{value:.{digits}f} {unit}"
     shown = over(value, limit, least=digits)
     return f"{'>' + str(limit) if shown.startswith('more') else shown} {unit}"
+
+
+def limits(problems: Mapping[str, Problem], slug: str) -> tuple[object, object]:
+    """A problem's CPU and memory limits, for a page's script to show figures as figure() does."""
+    problem = problems.get(slug)
+    return ("", "") if problem is None else (problem.time_limit_ms, problem.memory_limit_mb)
 
 
 def _when(timestamp: float | None) -> str:

@@ -20,14 +20,18 @@ def shown_test(slug: str, name: str, visible: Iterable[str] = ()) -> bool:
     return name.endswith("-sample") or any(fnmatchcase(test_key(slug, name), pattern) for pattern in visible)
 
 
+def hidden(test: dict) -> dict:
+    """A hidden test as a contest shows it: what HIDDEN_KEYS names, an empty message, marked hidden."""
+    return {**{k: test[k] for k in HIDDEN_KEYS if k in test}, "message": "", "hidden": True}
+
+
 def verdicts_only(shown: dict, visible: Iterable[str] = ()) -> dict:
-    """A submission as a contest shows it to its student: a hidden test's verdict and number only,
-    no message, output or traceback; a shown test in full. The overall message is the first
-    failure's, so it goes when that test is hidden."""
+    """A submission as a contest shows it to its student: a hidden test's verdict and number only
+    (marked "hidden": true, its message ""), no output or traceback; a shown test in full. The
+    overall message is the first failure's, so it goes when that test is hidden."""
     visible = list(visible)
     slug = shown["problem"]
-    tests = [t if shown_test(slug, t["name"], visible) else {k: t[k] for k in HIDDEN_KEYS if k in t}
-             for t in shown["tests"]]
+    tests = [t if shown_test(slug, t["name"], visible) else hidden(t) for t in shown["tests"]]
     first = next((t for t in shown["tests"] if t["verdict"] != "AC"), None)
     if first is None or shown_test(slug, first["name"], visible):
         return {**shown, "tests": tests}
