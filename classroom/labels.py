@@ -64,7 +64,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "sub.title": ("Submission {id}", "提交 {id}"),
     "sub.by": ("By {user}, {when}.", "{user} 提交于 {when}。"),
     "sub.status": ("Status", "状态"),
-    "sub.verdict": ("verdict", "结果"),
+    "sub.verdict": (", verdict", "，结果"),
     "sub.tries": ("({n} tries)", "（评测 {n} 次）"),
     "sub.rejudge": ("Rejudge", "重测"),
     "sub.test": ("Test", "测试点"),
