@@ -239,9 +239,9 @@ def test_a_submission_is_followed_in_place_until_judged(klass, browser, mode):  
         assert row.find_element("css selector", ".cpu").text.endswith(" ms")
         assert browser.execute_script("return window.notReloaded") is True
         SHOTS.mkdir(parents=True, exist_ok=True)
-        browser.get(f"{server.base}/submissions/{made}")
+        browser.get(f"{server.base}/submissions/{made}?lang=en")
         wait_for(browser, "#tests")
-        browser.save_screenshot(str(SHOTS / f"class-submission-{mode}-zh.png"))
+        browser.save_screenshot(str(SHOTS / f"class-submission-{mode}.png"))
     finally:
         (folder / "class.toml").write_text(contest)
         browser.get(f"{server.base}/?lang=en")
