@@ -28,7 +28,8 @@ def hidden(test: dict) -> dict:
 def verdicts_only(shown: dict, visible: Iterable[str] = ()) -> dict:
     """A submission as a contest shows it to its student: a hidden test's verdict and number only
     (marked "hidden": true, its message ""), no output or traceback; a shown test in full. The
-    overall message is the first failure's, so it goes when that test is hidden."""
+    overall message is the first failure's, so it goes when that test is hidden (said instead,
+    with the test's number in "hidden_failure" for a page to say in its language)."""
     visible = list(visible)
     slug = shown["problem"]
     tests = [t if shown_test(slug, t["name"], visible) else hidden(t) for t in shown["tests"]]
@@ -36,5 +37,5 @@ def verdicts_only(shown: dict, visible: Iterable[str] = ()) -> dict:
     if first is None or shown_test(slug, first["name"], visible):
         return {**shown, "tests": tests}
     number = shown["tests"].index(first) + 1
-    return {**shown, "tests": tests,
+    return {**shown, "tests": tests, "hidden_failure": number,
             "message": f"{first['verdict']} on hidden test {number}: a contest shows a hidden test's verdict only"}

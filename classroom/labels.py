@@ -74,6 +74,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "sub.nothing_printed": ("(nothing printed)", "（没有输出）"),
     "sub.traceback": ("traceback (your code only)", "调用栈（仅你的代码）"),
     "sub.hidden": ("hidden test: its verdict only", "隐藏测试点：只显示结果"),
+    "sub.hidden_failure": ("{verdict} on hidden test {n}: a contest shows a hidden test's verdict only",
+                           "隐藏测试点 {n} 的结果为 {verdict}：比赛中隐藏测试点只显示结果"),
     "sub.code": ("Code", "代码"),
     "sub.diff": ("Against your code now", "与你现在的代码对比"),
     "sub.same": ("The same as your code now.", "与你现在的代码相同。"),

@@ -247,6 +247,32 @@ def test_a_submission_is_followed_in_place_until_judged(klass, browser, mode):  
         browser.get(f"{server.base}/?lang=en")
 
 
+def test_a_hidden_failure_followed_in_place_tells_only_its_verdict_and_number(klass, browser):  # noqa: F811
+    """In a contest, a run that quotes its input on hidden test 3: the page, updated in place, says
+    so in the chosen language and shows nothing the run wrote on it."""
+    from problems import load
+
+    server, passwords, folder = klass
+    method = load("gqa").method
+    quoting = (solution("gqa", "accepted") + "\n\nimport time\n\nPassing = Solution\n\n\nclass Solution(Passing):\n"
+               f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.6)\n"
+               "        X = np.asarray(kwargs.get('X', args[0] if args else None))\n"
+               "        print('PRINTED', X.size)\n"
+               "        if X.size == 24:\n            raise ValueError('QUO' + 'TED ' + repr(X.ravel()[:4].tolist()))\n"
+               f"        return super().{method}(*args, **kwargs)\n")  # gqa's 003 has 24 elements in X
+    ben = Client(server.base, bearer=token(folder, "ben"))
+    sign_in(browser, server, passwords["ben"], "/", name="ben")
+    made = ben.submit("gqa", quoting).json()["id"]
+    browser.get(f"{server.base}/submissions/{made}?lang=zh")
+    assert wait_for(browser, "#status").text in ("排队中", "评测中")
+    wait_for(browser, "#verdict", "RE", timeout=180)
+    assert browser.find_element("id", "message").text == "隐藏测试点 3 的结果为 RE：比赛中隐藏测试点只显示结果"
+    body = browser.find_element("css selector", "#submission").text
+    assert "PRINTED 8" in body and "PRINTED 24" not in body and "QUOTED" not in body
+    assert len(browser.find_elements("css selector", "#tests tr.test")) == 3
+    browser.get(f"{server.base}/?lang=en")
+
+
 def test_the_pages_in_chinese_and_the_choice_carried_both_ways(klass, browser):  # noqa: F811
     """The switch sets the judge-lang cookie: every class page follows it, the problem list's links
     open the statement in Chinese, and the switch on the problem page carries back to English."""
@@ -287,7 +313,7 @@ def test_every_label_has_both_languages_and_every_page_names_only_known_labels()
 
     for key, (en, zh) in LABELS.items():
         assert en and zh and en != zh or key.endswith(".rank"), key
-        assert re.findall(r"{(\w+)}", en) == re.findall(r"{(\w+)}", zh), key
+        assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", zh)), key
     used = set()
     for page in (ROOT / "classroom" / "templates").glob("*.html"):
         used |= set(re.findall(r"""\bt\(["']([\w.]+)["']""", page.read_text()))

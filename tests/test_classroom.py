@@ -382,6 +382,10 @@ def test_a_contest_shows_the_visible_tests_in_full_and_a_hidden_one_not(klass):
         assert hidden == {"name": hidden["name"], "verdict": "RE", "time_ms": hidden["time_ms"],
                           "memory_mb": hidden["memory_mb"], "message": "", "hidden": True}
         assert on_hidden["message"] == "RE on hidden test 3: a contest shows a hidden test's verdict only"
+        assert on_hidden["hidden_failure"] == 3 and "hidden_failure" not in on_visible
+        said = gina.get(f"/submissions/{on_hidden['id']}?lang=zh").text
+        assert "隐藏测试点 3 的结果为 RE：比赛中隐藏测试点只显示结果" in said and "QUOTED" not in said
+        gina.get("/?lang=en")
         page = gina.get(f"/submissions/{on_hidden['id']}").text
         assert "PRINTED 6" in page and "QUOTED" not in page and "PRINTED 24" not in page
         assert "hidden test: its verdict only" in page

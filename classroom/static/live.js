@@ -79,7 +79,9 @@ if (page && page.dataset.status !== "done") {
     document.getElementById("verdict-part").hidden = !data.verdict;
     document.getElementById("tries").textContent = data.attempts > 1 ? labels.tries.replace("{n}", data.attempts) : "";
     const message = document.getElementById("message");
-    message.textContent = data.message || "";
+    message.textContent = data.hidden_failure
+      ? labels.hidden_failure.replace("{verdict}", data.verdict).replace("{n}", data.hidden_failure)
+      : (data.message || "");
     message.hidden = !data.message;
     const table = document.getElementById("tests");
     table.querySelector("tbody").replaceChildren(
