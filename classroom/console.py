@@ -19,11 +19,14 @@ def _cut(text: str, chars: int) -> str:
 
 
 def printed(report: Report, tests: list[TestSummary]) -> list[TestSummary]:
-    """The store's tests with what each run printed and its traceback added (bounded())."""
+    """The store's tests with what each run printed and its traceback added (bounded()), where
+    there is any: a quiet test costs the store nothing more."""
     for kept, result in zip(tests, report.tests, strict=True):
-        kept["output"] = escaped(_cut(result.output, OUTPUT_CHARS), lines=True)
-        kept["output_size"] = result.output_size
-        kept["traceback"] = escaped(_cut(result.traceback, TRACEBACK_CHARS), lines=True)
+        if result.output:
+            kept["output"] = escaped(_cut(result.output, OUTPUT_CHARS), lines=True)
+            kept["output_size"] = result.output_size
+        if result.traceback.strip():
+            kept["traceback"] = escaped(_cut(result.traceback, TRACEBACK_CHARS), lines=True)
     return bounded(tests)
 
 

@@ -114,6 +114,7 @@ def test_every_verdict_comes_back_through_the_api(klass):
     accepted = results[0]
     assert accepted["status"] == "done" and accepted["problem"] == "mha" and accepted["user"] == "alice"
     assert [t["verdict"] for t in accepted["tests"]] == ["AC"] * len(load("mha").test_files())
+    assert not [t for t in accepted["tests"] if {"output", "output_size", "traceback"} & set(t)]  # quiet: nothing kept
     assert results[1]["tests"][-1]["verdict"] == "WA" and results[1]["tests"][-1]["message"]  # the sample's
     assert results[2]["tests"] == [] and results[2]["message"]
     assert results[3]["tests"][-1]["verdict"] == "TLE"
