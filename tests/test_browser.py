@@ -555,3 +555,11 @@ def test_the_fields_follow_each_arguments_shape_and_kind(server, browser):
     labels = [label for label, _ in own_input_on(browser).values()]
     assert labels == ["logits [N, C] float array", "targets [N] integer array", "ignore_index integer",
                       "label_smoothing real number"]
+    open_problem(browser, server, "paged")  # four axes: a block per [i][j], in order
+    type_in(browser, (ROOT / "solutions" / "paged" / "accepted" / "per_sequence_gather.py").read_text())
+    fields = own_input_on(browser)
+    assert fields["key_cache"][0] == "key_cache [num_blocks, block_size, num_kv_heads, head_size] float array"
+    headers = [line for line in fields["key_cache"][1].split("\n") if line.startswith("#")]
+    assert headers == [f"# [{i}][{j}]" for i in range(4) for j in range(2)]  # the sample's 4 blocks of 2 slots
+    browser.find_element("id", "run").click()  # the 4-D text read back is the sample: accepted on it
+    assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"
