@@ -523,6 +523,26 @@ def test_an_edited_field_is_run_and_a_line_it_cannot_read_is_named(server, brows
     assert not browser.find_element("css selector", '.own-field[data-arg="X"] .own-error').is_displayed()
 
 
+def test_every_stored_tests_input_reads_back_from_its_fields_unchanged(server, browser):
+    from coach.case import fields
+    from problems import all_problems
+
+    open_problem(browser, server)
+    cases = [{"name": f"{p.slug}/{path.name}", "args": fields(p), "input": json.loads(path.read_text())["input"]}
+             for p in all_problems() for path in p.test_files() if path.stat().st_size < 100_000]
+    assert len(cases) > 300
+    changed = browser.execute_script("""
+        const changed = [];
+        for (const c of arguments[0]) for (const a of c.args) {
+          const rank = a.shape.length, whole = a.kind === "int" || a.kind === "int_array";
+          const text = OwnInput.format(c.input[a.name], rank);
+          const back = OwnInput.parse(a.name, text, rank, whole, LABELS.en);
+          if (JSON.stringify(back) !== JSON.stringify(c.input[a.name])) changed.push(`${c.name}: ${a.name}`);
+        }
+        return changed;""", cases)
+    assert changed == []
+
+
 def test_the_fields_follow_each_arguments_shape_and_kind(server, browser):
     open_problem(browser, server, "rope")
     type_in(browser, (ROOT / "solutions" / "rope" / "accepted" / "half_split_tables.py").read_text())
