@@ -447,7 +447,7 @@ def own_fields(browser) -> dict[str, tuple[str, str]]:
 
 
 def set_field(browser, name: str, text: str) -> None:
-    browser.execute_script("const v = document.getElementById('own-' + arguments[0]); v.value = arguments[1]; "
+    browser.execute_script("const v = document.getElementById('own-arg-' + arguments[0]); v.value = arguments[1]; "
                            "v.dispatchEvent(new Event('input'))", name, text)
 
 

@@ -149,7 +149,7 @@ const OwnInput = (() => {
       value.className = "own-value";
       value.spellcheck = false;
       value.setAttribute("autocomplete", "off");
-      value.id = `own-${arg.name}`;
+      value.id = `own-arg-${arg.name}`;  // never one of the page's own ids (own-input, own-error, ...)
       label.htmlFor = value.id;
       if (rank > 0) {
         value.wrap = "off";  // a row stays one line: long rows scroll sideways
