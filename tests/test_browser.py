@@ -563,6 +563,8 @@ def test_the_fields_follow_each_arguments_shape_and_kind(server, browser):
     browser.find_element("id", "run").click()
     assert wait_for(browser, "#own-error", "1.5").text == "positions, line 1: “1.5” is not a whole number"
     set_field(browser, "positions", "0, 7, 10")  # brackets may be left out
+    browser.execute_script("document.getElementById('own-input').scrollIntoView()")
+    shot(browser, "own-input-3d.png")
     browser.find_element("id", "run").click()
     assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"
     browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
