@@ -2,10 +2,10 @@
 sees the statement's math typeset, and submits; the console shows what a run printed and its
 traceback, a failing row opens to its first mismatch, the hint box gives level 1 then 2, two tabs
 never overwrite each other silently, a reloaded page follows its judging again, a server that goes
-away is said in a banner, and a narrow window stacks the panes. The server is the real one
-(`python -m judge serve`) on a free local port; a screenshot of each step is kept under
-build/screenshots/ (WEB_PAGE_SCREENSHOT=1 also copies the README's picture to docs/web-page.png). Where no
-browser can be had the tests are skipped, and say why."""
+away is said in a banner, a narrow window stacks the panes, and the own input is a field per
+argument. The server is the real one (`python -m judge serve`) on a free local port; a screenshot
+of each step is kept under build/screenshots/ (WEB_PAGE_SCREENSHOT=1 also copies the README's
+picture to docs/web-page.png). Where no browser can be had the tests are skipped, and say why."""
 
 from __future__ import annotations
 
