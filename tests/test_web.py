@@ -669,6 +669,23 @@ def test_serve_on_a_busy_port_is_one_line(tmp_path):
 
 def test_a_stored_tests_input_is_given_by_name_for_use_as_ones_own(client):
     stored = json.loads((ROOT / "problems" / "gqa" / "tests" / "002-edge.json").read_text())["input"]
-    assert client.get("/api/problems/gqa/sample?test=002-edge").json() == {"input": stored}
+    given = client.get("/api/problems/gqa/sample?test=002-edge").json()
+    assert given["input"] == stored and list(stored) == [a["name"] for a in given["args"]]
     missing = client.get("/api/problems/gqa/sample?test=../../etc/passwd")
     assert (missing.status_code, missing.json()) == (404, {"error": "gqa has no stored test '../../etc/passwd'"})
+
+
+def test_the_sample_names_each_argument_with_its_shape_and_kind_for_the_own_input(client):
+    gqa = client.get("/api/problems/gqa/sample").json()["args"]
+    assert gqa[:4] == [{"name": "X", "shape": ["T", "d_model"], "kind": "float_array"},
+                       {"name": "W_Q", "shape": ["d_model", "d_model"], "kind": "float_array"},
+                       {"name": "b_Q", "shape": ["d_model"], "kind": "float_array"},
+                       {"name": "W_K", "shape": ["d_model", "h_k * d_k"], "kind": "float_array"}]
+    assert {"name": "h_q", "shape": [], "kind": "int"} in gqa
+    rope = client.get("/api/problems/rope/sample").json()["args"]
+    assert rope == [{"name": "q", "shape": ["num_heads", "T", "d"], "kind": "float_array"},
+                    {"name": "k", "shape": ["num_heads", "T", "d"], "kind": "float_array"},
+                    {"name": "positions", "shape": ["T"], "kind": "int_array"},
+                    {"name": "base", "shape": [], "kind": "float"}]
+    masked = {a["name"]: a["kind"] for a in client.get("/api/problems/masked/sample").json()["args"]}
+    assert masked["mask"] == "int_array"  # a 0/1 mask: whole numbers

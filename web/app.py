@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from coach import history
-from coach.case import MAX_CASE_BYTES, parse_case
+from coach.case import MAX_CASE_BYTES, fields, parse_case
 from coach.editorial import editorial
 from coach.starter import write_starter
 from grading.source import MAX_SOURCE_BYTES
@@ -186,7 +186,8 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
                             headers={"etag": f'"{version_of(body)}"'})
 
     async def api_sample(request: Request) -> Response:
-        """The sample's input, or with ?test=NAME a stored test's (a failing test used as one's own input)."""
+        """The sample's input, or with ?test=NAME a stored test's (a failing test used as one's own input),
+        and the arguments the own-input editor shows a field for."""
         problem = problem_of(request)
         files = problem.test_files()
         name = request.query_params.get("test")
@@ -194,7 +195,7 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         if chosen is None:
             raise Refused(404, f"{problem.slug} has no stored test {name!r}")
         given = json.loads(chosen.read_text(encoding="utf-8"))["input"]
-        return JSONResponse({"input": given})
+        return JSONResponse({"input": given, "args": fields(problem)})
 
     def job_for(problem: Problem, path: Path, kind: str, *args: str, level: int | None = None) -> Job:
         return Job(judge_command(*args), ROOT, file=str(path),

@@ -98,15 +98,37 @@ function typeset(root) {
 // The page's own labels in the language chosen, which is kept across pages (localStorage).
 const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
-       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it"},
+       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
+       reset: "Reset to sample", use: "use this test as input",
+       ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
+       kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
+       fieldLine: (name, line, what) => `${name}, line ${line}: ${what}`,
+       notNumber: (t) => `“${t}” is not a number`, notWhole: (t) => `“${t}” is not a whole number`,
+       brackets: "a row is [a, b, c] on one line", oneNumber: "one number", oneLine: "a vector is one line [a, b, c]",
+       ragged: (n, line, m) => `${n} numbers, but line ${line} has ${m}`, noHeader: "a matrix has no # headers",
+       header: (depth) => `a block of rows starts with its header # ${"[0]".repeat(depth)}`,
+       order: (next) => `the header here is ${next.join(" or ")}`},
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
-       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束"},
+       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
+       reset: "恢复样例", use: "用此测试作为输入",
+       ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
+       kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
+       fieldLine: (name, line, what) => `${name} 第 ${line} 行：${what}`,
+       notNumber: (t) => `“${t}” 不是数字`, notWhole: (t) => `“${t}” 不是整数`,
+       brackets: "一行写作 [a, b, c]", oneNumber: "应为一个数", oneLine: "向量只占一行 [a, b, c]",
+       ragged: (n, line, m) => `有 ${n} 个数，但第 ${line} 行有 ${m} 个`, noHeader: "矩阵没有 # 标题行",
+       header: (depth) => `每块行以标题行 # ${"[0]".repeat(depth)} 开始`,
+       order: (next) => `此处的标题行应为 ${next.join(" 或 ")}`},
 };
 function pageLang() { return LABELS[document.documentElement.lang] ? document.documentElement.lang : "en"; }
 function applyLabels(lang) {
   const words = LABELS[lang] || LABELS.en;
   for (const id of ["run", "submit", "hint", "cancel"]) $(id).textContent = words[id];
   $("own-label").textContent = words.own;
+  $("own-reset").textContent = words.reset;
+  $("own-note").textContent = words.ownNote;
+  OwnInput.relabel($("own-fields"), words);
+  document.querySelectorAll("button.use-input").forEach((b) => { b.textContent = words.use; });
   document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
   document.documentElement.lang = lang;
 }
@@ -259,35 +281,24 @@ async function ready() {
   if (state.conflict) throw new Error("the file changed on disk");
 }
 
-// -- own input ---------------------------------------------------------------------------------
+// -- own input: a field per argument (own_input.js), filled from the sample or a test ------------
+async function ownInput(test) {
+  const body = await call(`/api/problems/${slug}/sample${test ? `?test=${encodeURIComponent(test)}` : ""}`);
+  if (!OwnInput.built($("own-fields"))) OwnInput.build($("own-fields"), body.args, LABELS[pageLang()]);
+  OwnInput.fill($("own-fields"), body.input);
+}
+
 $("use-own").addEventListener("change", async () => {
   const box = $("own-input");
   box.hidden = !$("use-own").checked;
-  if (!box.hidden && !box.value.trim()) {
-    const sample = await call(`/api/problems/${slug}/sample`);
-    box.value = compactCase(sample.input);
-  }
+  if (!box.hidden && !OwnInput.built($("own-fields"))) await ownInput(null).catch((e) => banner("error", esc(e.message)));
 });
-
-// An input as one line per argument, a matrix one line per row: a 2x4 sample is a few lines, not 147.
-function compactCase(input) {
-  const names = Object.keys(input);
-  const lines = names.map((name, i) => {
-    const value = input[name];
-    const head = `  ${JSON.stringify(name)}: `;
-    const body = Array.isArray(value) && value.length && value.every(Array.isArray)
-      ? "[" + value.map((row) => JSON.stringify(row)).join(",\n" + " ".repeat(head.length + 1)) + "]"
-      : JSON.stringify(value);
-    return head + body + (i < names.length - 1 ? "," : "");
-  });
-  return `{"input": {\n${lines.join("\n")}\n}}`;
-}
+$("own-reset").addEventListener("click", () => ownInput(null).catch((e) => banner("error", esc(e.message))));
 
 async function useTestAsInput(name) {
-  const test = await call(`/api/problems/${slug}/sample?test=${encodeURIComponent(name)}`);
+  await ownInput(name);
   $("use-own").checked = true;
   $("own-input").hidden = false;
-  $("own-input").value = compactCase(test.input);
   $("own-input").scrollIntoView({block: "nearest"});
 }
 
@@ -366,8 +377,12 @@ function testDetail(t) {
     (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
     (t.verdict !== "AC" && /^[0-9]{3}-/.test(t.name) ?
-      `<button class="use-input" data-test="${esc(t.name)}">use this test as input</button>` : "") +
+      useButton(t.name) : "") +
     consolePanel(t) + "</div>";
+}
+
+function useButton(name) {
+  return `<button class="use-input" data-test="${esc(name)}">${esc(LABELS[pageLang()].use)}</button>`;
 }
 
 function figure(t, verdict, v, plain, unit) {
@@ -435,7 +450,9 @@ function follow(summary, note) {
   source.addEventListener("error", (e) => {
     if (e.data) {  // the judging's own error: the judge said why
       end();
-      banner("error", esc(JSON.parse(e.data).message));
+      const message = JSON.parse(e.data).message;
+      banner("error", esc(message));
+      if (summary.input) OwnInput.markFromMessage($("own-fields"), message);  // the argument it names
       return;
     }
     broken(summary, source);  // the connection: see whether the server is there
@@ -504,7 +521,7 @@ function hintBox(h) {
       : `<button id="hint-more">Show the bug (level 2)</button>`);
   } else if (h.kind === "own") {
     body = "<p>No bundled mistake gives your output on this test: the bug is one of your own. Compare your output " +
-           "with the reference's: tick “my own input”, paste the failing test's input, and Run.</p>";
+           "with the reference's: “use this test as input” on the failing test, then Run.</p>";
   } else {
     body = `<p>${esc(capital(h.text || "no hint"))}.</p>`;
   }
@@ -532,8 +549,9 @@ function showRun(r) {
     `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
   const printed = consolePanel(t, r.traceback);
   const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
+  const use = r.input === "sample" && r.verdict !== "AC" && t && /^[0-9]{3}-/.test(t.name) ? useButton(t.name) : "";
   $("run-out").innerHTML = (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
-    (t && t.mismatch ? mismatch(t.mismatch) : "") + (compared ? outputs + printed : printed + outputs);
+    (t && t.mismatch ? mismatch(t.mismatch) : "") + use + (compared ? outputs + printed : printed + outputs);
 }
 
 async function submit(kind, level = 1) {
@@ -554,8 +572,11 @@ async function run() {
   try { await ready(); } catch (e) { banner("error", esc(`not run: ${e.message}`)); return; }
   let payload = "";
   if ($("use-own").checked) {
-    try { payload = JSON.stringify(JSON.parse($("own-input").value)); } catch (e) {
-      banner("error", `your input is not JSON: ${esc(e.message)}`);
+    try {
+      payload = JSON.stringify({input: OwnInput.read($("own-fields"), LABELS[pageLang()])});
+    } catch (e) {
+      if (!(e instanceof OwnInput.FieldError)) throw e;
+      banner("error", `<span id="own-error">${esc(LABELS[pageLang()].fieldLine(e.field, e.line, e.message))}</span>`);
       return;
     }
   }
