@@ -33,7 +33,11 @@ def editorial_path(problem: Problem) -> Path:
 def read_editorial(problem: Problem, accepted: Path) -> Writeup:
     """editorial.toml checked against the accepted folder's files: every defect (a missing file, key,
     language or approach, an unknown file) is a ProblemError of one line naming the file and the place."""
-    path = editorial_path(problem)
+    return read_editorial_file(editorial_path(problem), accepted)
+
+
+def read_editorial_file(path: Path, accepted: Path) -> Writeup:
+    """read_editorial on a path (a cache's key cannot hold the Problem)."""
     where = shown(path)
     data = read_toml(path, "every package explains its accepted solutions there", where)
     unknown = sorted(set(data) - {"idea", "approach"})
