@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     editorial = sub.add_parser("editorial", help=COMMANDS["editorial"])
     editorial.add_argument("problem", help="slug or id")
     editorial.add_argument("--force", action="store_true", help="show them before you have an AC")
-    editorial.add_argument("--lang", choices=LANGUAGES, default="en", help="the prose's language (default en; zh: 中文)")
+    editorial.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the prose (zh: 中文)")
     stress_ = sub.add_parser("stress", help=COMMANDS["stress"])
     stress_.add_argument("file", type=Path)
     stress_.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
