@@ -81,7 +81,7 @@ def _solutions(files: tuple[tuple[Path, int], ...], accepted: Path, path: Path,
     except ProblemError as exc:
         writeup, defect = None, str(exc)
     sources = {p.name: p for p, _ in files}
-    order = [a.file for a in writeup.approaches] if writeup else list(sources)
+    order = [a.file for a in writeup.approaches if a.file in sources] if writeup else list(sources)
     approaches = {a.file: a for a in writeup.approaches} if writeup else {}
     out = []
     for name in order:
