@@ -437,8 +437,8 @@ def test_the_editorial_prints_the_idea_and_each_approach_in_the_language_asked(h
     assert first < lines.index("==== solutions/gqa/accepted/repeat_kv_batched.py")
     assert lines[first + 1] == "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)"
     assert lines[first + 2].startswith("A Python loop over the h_q query heads: head i takes its own d_k columns")
-    assert lines[first + 7] == "# Accepted: numpy loop over query heads on column slices of Q, K, V; K/V head chosen as " \
-                               "i // group_size."
+    assert lines[first + 7] == ("# Accepted: numpy loop over query heads on column slices of Q, K, V; K/V head "
+                                "chosen as i // group_size.")
     chinese = judge(home, "editorial", "gqa", "--force", "--lang", "zh").stdout.splitlines()
     assert chinese[2].startswith("思路：h_q 个查询头按顺序分成 h_k 组")
     assert chinese[chinese.index(lines[first]) + 1] == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
