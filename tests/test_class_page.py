@@ -1,7 +1,8 @@
 """The class student's problem page in a real headless Chromium (issue 37): the starter on first
 open, the code kept on the server as they type and there again after a reload or a submission;
 the list's titles as links by difficulty, the contest's time left, Rejudge all confirmed, the
-styled sign-in, and a class folder's store kept out of git."""
+styled sign-in, and a class folder's store kept out of git; a submission followed in place
+while it is judged, what each test printed, and the pages in Chinese (issue 37's class pages)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def klass():
     end = dt.datetime.fromtimestamp(time.time() + 7200, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     (folder / "class.toml").write_text(f'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
                                        f'end = {end}\nruns_per_minute = 2\n')
-    passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin"])
+    passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin", "ben,ben@example.org",
+                                   "liu,liu@example.org"])
     server = Server(folder)
     try:
         yield server, passwords, folder
@@ -184,7 +186,7 @@ def test_hints_and_editorial_are_off_in_a_running_contest_and_on_in_a_class(klas
         assert "Only one (T, T) score matrix lives at a time" in first.find_element("css selector", ".approach").text
         assert browser.find_element("css selector", ".idea h2").text == "The idea"
         assert browser.find_elements("css selector", ".idea .katex")  # $h_q$ typeset
-        browser.find_element("link text", "中文").click()
+        browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
         first = wait_for(browser, "section.solution .complexity", "时间")
         assert first.text == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
         approach = browser.find_element("css selector", "section.solution .approach")
@@ -192,4 +194,146 @@ def test_hints_and_editorial_are_off_in_a_running_contest_and_on_in_a_class(klas
         assert browser.find_element("css selector", ".idea h2").text == "思路"
         browser.save_screenshot(str(SHOTS / "class-editorial-zh.png"))
     finally:
+        browser.get(f"{server.base}/?lang=en")  # the cookie back to English for the tests after
         (folder / "class.toml").write_text(contest)
+
+
+def _slow_printing() -> str:
+    """gqa's accepted solution, 0.15 s asleep (no CPU) and a line printed on every test: a few
+    seconds of judging to watch."""
+    from problems import load
+
+    method = load("gqa").method
+    return (solution("gqa", "accepted") + "\n\nimport time\n\nFast = Solution\n\n\nclass Solution(Fast):\n"
+            f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.15)\n        print('tick')\n"
+            f"        return super().{method}(*args, **kwargs)\n")
+
+
+@pytest.mark.parametrize("mode", ["contest", "class"])
+def test_a_submission_is_followed_in_place_until_judged(klass, browser, mode):  # noqa: F811
+    """The submission page and the list update in place (no reload) from queued or judging to the
+    verdict and the per-test rows; what each test printed is shown for the tests the student may
+    see: the sample only in a contest, every test in a class. Without JavaScript the page reloads."""
+    from problems import load
+
+    server, passwords, folder = klass
+    contest = (folder / "class.toml").read_text()
+    if mode == "class":
+        (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\n')
+    ben = Client(server.base, bearer=token(folder, "ben"))
+    tests = len(load("gqa").test_files())
+    try:
+        sign_in(browser, server, passwords["ben"], "/submissions", name="ben")
+        made = ben.submit("gqa", _slow_printing()).json()["id"]
+        assert "<noscript><meta http-equiv=\"refresh\"" in ben.get(f"/submissions/{made}").text  # no script: reload
+        browser.get(f"{server.base}/submissions/{made}")
+        assert wait_for(browser, "#status").text in ("queued", "judging")
+        assert wait_for(browser, "#live-note").text == "· updating as it is judged"
+        browser.execute_script("window.notReloaded = true")
+        wait_for(browser, "#verdict", "AC", timeout=180)
+        assert browser.execute_script("return window.notReloaded") is True
+        assert browser.find_element("id", "status").text == "done" and not browser.find_elements("id", "live-note")
+        rows = browser.find_elements("css selector", "#tests tr.test")
+        assert [r.find_elements("css selector", "td")[1].text for r in rows] == ["AC"] * tests
+        printed = [p.text for p in browser.find_elements("css selector", "#tests tr.printed pre.stdout")]
+        assert printed == ["tick"] * (1 if mode == "contest" else tests)
+        hidden = browser.find_elements("css selector", "#tests tr.test .muted")
+        assert len(hidden) == (tests - 1 if mode == "contest" else 0)
+        assert browser.find_element("css selector", "#tests tr.test td.num").text.endswith(" ms")
+        server_side = ben.get(f"/submissions/{made}").text  # as the server renders it, judged
+        assert "<noscript>" not in server_side and server_side.count('class="stdout"') == len(printed)
+
+        again = ben.submit("gqa", _slow_printing()).json()["id"]
+        browser.get(f"{server.base}/submissions?lang=zh")  # the list, in Chinese
+        row = wait_for(browser, f"tr[data-live='{again}']")
+        assert row.find_element("css selector", ".status").text in ("排队中", "评测中")
+        browser.execute_script("window.notReloaded = true")
+        wait_for(browser, f"#submissions a[href='/submissions/{again}']")
+        wait_until(lambda: row.find_element("css selector", ".verdict").text == "AC", timeout=180,
+                   what="the row's verdict")
+        assert row.find_element("css selector", ".status").text == "已完成"
+        assert row.find_element("css selector", ".cpu").text.endswith(" ms")
+        assert browser.execute_script("return window.notReloaded") is True
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.get(f"{server.base}/submissions/{made}?lang=en")
+        wait_for(browser, "#tests")
+        browser.save_screenshot(str(SHOTS / f"class-submission-{mode}.png"))
+    finally:
+        (folder / "class.toml").write_text(contest)
+        browser.get(f"{server.base}/?lang=en")
+
+
+def test_a_hidden_failure_followed_in_place_tells_only_its_verdict_and_number(klass, browser):  # noqa: F811
+    """In a contest, a run that quotes its input on hidden test 3: the page, updated in place, says
+    so in the chosen language and shows nothing the run wrote on it."""
+    from problems import load
+
+    server, passwords, folder = klass
+    method = load("gqa").method
+    quoting = (solution("gqa", "accepted") + "\n\nimport time\n\nPassing = Solution\n\n\nclass Solution(Passing):\n"
+               f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.6)\n"
+               "        X = np.asarray(kwargs.get('X', args[0] if args else None))\n"
+               "        print('PRINTED', X.size)\n"
+               "        if X.size == 24:\n            raise ValueError('QUO' + 'TED ' + repr(X.ravel()[:4].tolist()))\n"
+               f"        return super().{method}(*args, **kwargs)\n")  # gqa's 003 has 24 elements in X
+    ben = Client(server.base, bearer=token(folder, "ben"))
+    sign_in(browser, server, passwords["ben"], "/", name="ben")
+    made = ben.submit("gqa", quoting).json()["id"]
+    browser.get(f"{server.base}/submissions/{made}?lang=zh")
+    assert wait_for(browser, "#status").text in ("排队中", "评测中")
+    wait_for(browser, "#verdict", "RE", timeout=180)
+    assert browser.find_element("id", "message").text == "隐藏测试点 3 的结果为 RE：比赛中隐藏测试点只显示结果"
+    body = browser.find_element("css selector", "#submission").text
+    assert "PRINTED 8" in body and "PRINTED 24" not in body and "QUOTED" not in body
+    assert len(browser.find_elements("css selector", "#tests tr.test")) == 3
+    browser.get(f"{server.base}/?lang=en")
+
+
+def test_the_pages_in_chinese_and_the_choice_carried_both_ways(klass, browser):  # noqa: F811
+    """The switch sets the judge-lang cookie: every class page follows it, the problem list's links
+    open the statement in Chinese, and the switch on the problem page carries back to English."""
+    from classroom.labels import LABELS
+
+    server, passwords, folder = klass
+    sign_in(browser, server, passwords["liu"], "/", name="liu")
+    assert browser.find_element("css selector", "main h1").text == "Problems"
+    browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
+    wait_for(browser, "main h1", "题目")
+    assert browser.find_element("css selector", "header nav a[href='/submissions']").text == "提交记录"
+    assert browser.get_cookie("judge-lang")["value"] == "zh"
+    english = {en for en, _ in LABELS.values() if len(en) > 3}
+    for path, heading in (("/submissions", "提交记录"), ("/scoreboard", "排行榜"), ("/account", "liu")):
+        browser.get(server.base + path)  # no ?lang=: the cookie carries it
+        assert wait_for(browser, "main h1").text == heading, path
+        text = browser.find_element("tag name", "body").text
+        assert not [label for label in english if label in text], path  # no English label left
+    browser.get(server.base + "/")
+    browser.find_element("css selector", "tbody tr td a[href='/problems/gqa?lang=zh']").click()
+    wait_for(browser, ".tabs a.active", "中文")  # the statement in Chinese
+    browser.find_element("css selector", "nav.languages a[lang=en]").click()  # the switch, on the problem page
+    wait_for(browser, ".tabs a.active", "English")
+    browser.get(server.base + "/submissions")
+    assert wait_for(browser, "main h1").text == "Submissions"  # carried back
+    boss = Client(server.base, bearer=token(folder, "tom"))
+    missing = boss.get("/submissions/999999?lang=zh")
+    assert missing.status == 404 and "请求被拒绝" in missing.text and "返回题目列表" in missing.text
+    assert missing.headers["Set-Cookie"].startswith("judge-lang=zh; Path=/;")
+    signin = Client(server.base).get("/signin")
+    assert "Name or email" in signin.text and "用户名或邮箱" in Client(server.base).get("/signin?lang=zh").text
+
+
+def test_every_label_has_both_languages_and_every_page_names_only_known_labels():
+    from helpers import ROOT
+
+    from classroom.labels import LABELS
+
+    for key, (en, zh) in LABELS.items():
+        assert en and zh and en != zh or key.endswith(".rank"), key
+        assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", zh)), key
+    used = set()
+    for page in (ROOT / "classroom" / "templates").glob("*.html"):
+        used |= set(re.findall(r"""\bt\(["']([\w.]+)["']""", page.read_text()))
+    dynamic = {"status.": ("queued", "judging", "done"), "you.": ("solved", "tried"), "role.": ("student", "admin")}
+    assert {key for key in used if key.endswith(".")} == set(dynamic)  # t("status." + s.status) and the like
+    assert used - set(dynamic) - set(LABELS) == set()
+    assert {prefix + value for prefix, values in dynamic.items() for value in values} <= set(LABELS)
