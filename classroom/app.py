@@ -29,6 +29,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -44,7 +45,7 @@ from classroom.store import ABSENT, PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from classroom.tryout import RunRefused, Runs
 from coach.case import MAX_CASE_BYTES
-from coach.editorial import accepted_solutions
+from coach.editorial import explained
 from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
@@ -119,6 +120,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     judges = judges_factory(store, known)
     pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
+    pages.filters["prose"] = _prose
     pages.filters["figure"] = partial(figure, known)
     pages.globals["limits"] = partial(limits, known)
 
@@ -477,7 +479,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         problem = problem_of(request.path_params["slug"])
         if not caller.user.admin and not config().editorial_now(time.time()):
             raise Refused(403, "the editorial is closed here (in a contest, until it ends)")
-        return render("editorial.html", caller, problem=problem, solutions=accepted_solutions(problem))
+        idea, solutions, _ = explained(problem)  # the page's language (ui) picks the prose
+        return render("editorial.html", caller, problem=problem, idea=idea, solutions=solutions)
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)
@@ -623,6 +626,11 @@ def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | 
         return f"{value:.{digits}f} {unit}"
     shown = over(value, limit, least=digits)
     return f"{'>' + str(limit) if shown.startswith('more') else shown} {unit}"
+
+
+def _prose(text: str) -> Markup:
+    """A package's prose as HTML: escaped, its $...$ in elements that class.js typesets with KaTeX."""
+    return Markup(re.sub(r"\$([^$]+)\$", r'<span class="math">\1</span>', str(escape(text))))
 
 
 def limits(problems: Mapping[str, Problem], slug: str) -> tuple[object, object]:

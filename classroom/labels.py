@@ -100,6 +100,9 @@ LABELS: dict[str, tuple[str, str]] = {
     # the editorial
     "editorial.title": ("Editorial", "题解"),
     "editorial.count": ("{n} accepted solutions, each a different route.", "{n} 份通过的解法，每份思路不同。"),
+    "editorial.idea": ("The idea", "思路"),
+    "editorial.time": ("time", "时间"),
+    "editorial.memory": ("memory", "内存"),
     # the error page
     "error.title": ("Refused", "请求被拒绝"),
     "error.back": ("Back to the problems", "返回题目列表"),

@@ -397,7 +397,29 @@ def test_history_shows_each_judgings_code_and_diff_and_the_editorial_each_soluti
     solutions = browser.find_elements("css selector", "#editorial .solution")
     assert len(solutions) == 5 and all(s.find_elements("css selector", ".cm-keyword") for s in solutions)
     assert "np.repeat" in browser.find_element("id", "editorial").text
+    # the idea, then each approach's prose and complexity above its code, in editorial.toml's order
+    first = solutions[0]
+    assert first.find_element("css selector", "h4").text == "loop_heads_column_slices.py"
+    assert first.find_element("css selector", "p.complexity").text == (
+        "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)")
+    assert "Only one (T, T) score matrix lives at a time" in first.find_element("css selector", "p.approach").text
+    idea = browser.find_element("css selector", "#editorial .idea")
+    assert idea.find_element("css selector", "h4").text == "The idea"
+    assert idea.find_elements("css selector", ".katex")  # $h_q$ typeset as in the statement
+    browser.execute_script("arguments[0].scrollIntoView()", idea)
     shot(browser, "12-editorial.png")
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()  # laid out again in Chinese
+    try:
+        wait_for(browser, "#editorial .idea h4", "思路")
+        first = wait_for(browser, "#editorial .solution p.complexity", "时间")
+        assert first.text == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
+        assert "任何时刻只有一个 (T, T) 的分数矩阵" in browser.find_element(
+            "css selector", "#editorial .solution p.approach").text
+        assert browser.find_element("css selector", "#editorial > p").text == "5 种通过的解法，各走一条路。"
+        browser.execute_script("arguments[0].scrollIntoView()", first)
+        shot(browser, "12-editorial-zh.png")
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
 
 
 def test_the_chinese_statement_and_the_dark_theme(server, browser):

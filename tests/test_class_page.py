@@ -178,7 +178,23 @@ def test_hints_and_editorial_are_off_in_a_running_contest_and_on_in_a_class(klas
         wait_for(browser, "section.solution")
         names = [h.text for h in browser.find_elements("css selector", "section.solution h2")]
         assert names == [s.name for s in accepted_solutions(load("gqa"))] and len(names) >= 2
+        # the idea and each approach's prose and complexity above its code (editorial.toml), then in Chinese
+        assert names[0] == "loop_heads_column_slices.py"
+        first = browser.find_element("css selector", "section.solution")
+        assert first.find_element("css selector", ".complexity").text == (
+            "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)")
+        assert "Only one (T, T) score matrix lives at a time" in first.find_element("css selector", ".approach").text
+        assert browser.find_element("css selector", ".idea h2").text == "The idea"
+        assert browser.find_elements("css selector", ".idea .katex")  # $h_q$ typeset
+        browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
+        first = wait_for(browser, "section.solution .complexity", "时间")
+        assert first.text == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
+        approach = browser.find_element("css selector", "section.solution .approach")
+        assert "任何时刻只有一个 (T, T) 的分数矩阵" in approach.text
+        assert browser.find_element("css selector", ".idea h2").text == "思路"
+        browser.save_screenshot(str(SHOTS / "class-editorial-zh.png"))
     finally:
+        browser.get(f"{server.base}/?lang=en")  # the cookie back to English for the tests after
         (folder / "class.toml").write_text(contest)
 
 

@@ -504,6 +504,12 @@ def test_the_editorial_is_gated_read_in_a_bounded_pool_and_spawns_nothing(client
     one = forced["solutions"][names.index("repeat_kv_batched.py")]
     assert one["description"].startswith("K/V heads expanded to h_q heads with np.repeat")
     assert one["source"].startswith("# Accepted:")
+    assert (one["time"], one["memory"]) == ("O(T·d_model² + h_q·T²·d_k)", "O(h_q·T² + T·d_model)")
+    assert one["prose"]["en"].startswith("K and V are reshaped to (h_k, T, d_k) stacks")
+    assert one["prose"]["zh"].startswith("先把 K、V 变形成 (h_k, T, d_k) 的堆叠")
+    assert names[0] == "loop_heads_column_slices.py"  # editorial.toml's order: the simplest first
+    assert forced["idea"]["en"].startswith("The $h_q$ query heads fall into $h_k$ consecutive groups")
+    assert closed["idea"] == {}  # nothing of it before an AC
 
 
 def test_infinities_reach_the_browser_as_strings():

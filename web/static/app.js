@@ -651,13 +651,36 @@ async function showJudging(id) {
 async function showEditorial(force) {
   const body = await call(`/api/problems/${slug}/editorial${force ? "?force=1" : ""}`);
   const target = $("editorial");
+  const lang = pageLang();
+  const words = lang === "zh"
+    ? {anyway: "仍然查看", idea: "思路", time: "时间", memory: "内存", routes: (n) => `${n} 种通过的解法，各走一条路。`}
+    : {anyway: "show it anyway", idea: "The idea", time: "time", memory: "memory", routes: null};
+  if (!showEditorial.watching) {  // the page's language changes in place: lay the open editorial out again
+    showEditorial.watching = new MutationObserver(() => {
+      const pane = $("editorial");
+      if (!pane.hidden && pane.dataset.lang && pane.dataset.lang !== pageLang()) showEditorial(pane.dataset.force === "1");
+    });
+    showEditorial.watching.observe(document.documentElement, {attributes: true, attributeFilter: ["lang"]});
+  }
+  target.dataset.lang = lang;
+  target.dataset.force = force ? "1" : "";
   if (!body.open) {
-    target.innerHTML = `<p>${esc(body.message)}</p><button id="force">show it anyway</button>`;
+    target.innerHTML = `<p>${esc(body.message)}</p><button id="force">${words.anyway}</button>`;
     $("force").addEventListener("click", () => showEditorial(true));
     return;
   }
-  target.innerHTML = `<p>${esc(body.message)}</p>` + body.solutions.map((s, i) =>
-    `<section class="solution"><h4>${esc(s.name)}</h4><p>${esc(s.description)}</p><div class="code" id="solution-${i}"></div></section>`).join("");
+  // The package's prose, its $...$ typeset as the statement's math is.
+  const prose = (text) => esc(text).replace(/\$([^$]+)\$/g, '<span class="math">$1</span>');
+  const idea = body.idea && body.idea[lang];
+  const approach = (s) => s.prose && s.prose[lang]
+    ? `<p class="approach">${prose(s.prose[lang])}</p>` +
+      `<p class="complexity">${words.time} ${esc(s.time)} · ${words.memory} ${esc(s.memory)}</p>`
+    : `<p>${esc(s.description)}</p>`;
+  target.innerHTML = `<p>${esc(idea && words.routes ? words.routes(body.solutions.length) : body.message)}</p>` +
+    (idea ? `<section class="idea"><h4>${words.idea}</h4><p>${prose(idea)}</p></section>` : "") +
+    body.solutions.map((s, i) => `<section class="solution"><h4>${esc(s.name)}</h4>${approach(s)}` +
+      `<div class="code" id="solution-${i}"></div></section>`).join("");
+  typeset(target);
   body.solutions.forEach((s, i) => readOnly($(`solution-${i}`), s.source));
 }
 
