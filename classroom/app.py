@@ -29,6 +29,7 @@ from typing import Protocol
 from urllib.parse import parse_qs, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -38,10 +39,13 @@ from starlette.staticfiles import StaticFiles
 from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
+from classroom.feedback import verdicts_only
+from classroom.labels import labeler
+from classroom.language import Languages, current, page_words
 from classroom.page import WHERE, ClassPage
 from classroom.store import PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
-from coach.editorial import accepted_solutions
+from coach.editorial import explained
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
@@ -98,7 +102,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     pages = Environment(loader=FileSystemLoader([HERE / "templates", problem_api.TEMPLATES]),
                         autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
+    pages.filters["prose"] = _prose
     pages.filters["figure"] = partial(figure, known)
+    pages.globals["limits"] = partial(limits, known)
 
     def config() -> ClassConfig:
         """class.toml, read again when it changed (an admin reveals a frozen board, or changes the
@@ -178,7 +184,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     def render(name: str, caller: Caller | None, status: int = 200, headers: dict[str, str] | None = None,
                **context) -> HTMLResponse:
         return HTMLResponse(pages.get_template(name).render(
-            me=caller.user if caller else None, csrf=caller.csrf if caller else "", config=config(), **context),
+            me=caller.user if caller else None, csrf=caller.csrf if caller else "", config=config(),
+            **page_words(known), **context),
             status_code=status, headers=headers)
 
     async def sign_in(request: Request, login: str, password: str) -> User:
@@ -249,9 +256,9 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         if row is None or (row["user_id"] != caller.user.id and not caller.user.admin):
             raise Refused(404, f"no submission {submission_id}")  # another's: as if it did not exist
         shown = _public(row, with_code=True)
-        return shown if caller.user.admin or config().full_feedback else _verdicts_only(shown)
+        return shown if caller.user.admin or config().full_feedback else verdicts_only(shown, config().visible_tests)
 
-    page = ClassPage(store, config, problem_of, create, visible, _shown_test)
+    page = ClassPage(store, config, problem_of, create, visible)
 
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
@@ -421,20 +428,20 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     async def problem_page(request: Request, caller: Caller) -> Response:
         """The problem page both servers serve (serving/templates/problem.html), with what this class allows now."""
         problem = problem_of(request.path_params["slug"])
-        settings, now, admin = config(), time.time(), caller.user.admin
-        editorial = admin or settings.editorial_now(now)
-        links = [(f"/submissions?problem={problem.slug}", "your submissions"),
-                 *([(f"/problems/{problem.slug}/editorial", "editorial page")] if editorial else [])]
+        settings, now, admin, lang = config(), time.time(), caller.user.admin, current()
+        editorial, label = admin or settings.editorial_now(now), labeler(lang)
+        links = [(f"/submissions?problem={problem.slug}", label("nav.submissions")),
+                 *([(f"/problems/{problem.slug}/editorial", label("editorial.title"))] if editorial else [])]
         return render("problem.html", caller, notice=None if admin else settings.closed(now), links=links,
                       **problem_api.page_context(problem, settings.mode, WHERE, hints=admin or settings.hints_now(now),
-                                                 editorial=editorial, force=False, cancel=False,
-                                                 **{"test-inputs": "all" if page.full_feedback(caller) else "sample"}))
+                                                 editorial=editorial, force=False, cancel=False, lang=lang))
 
     async def editorial_page(request: Request, caller: Caller) -> Response:
         problem = problem_of(request.path_params["slug"])
         if not caller.user.admin and not config().editorial_now(time.time()):
             raise Refused(403, "the editorial is closed here (in a contest, until it ends)")
-        return render("editorial.html", caller, problem=problem, solutions=accepted_solutions(problem))
+        idea, solutions, _ = explained(problem)  # the page's language (ui) picks the prose
+        return render("editorial.html", caller, problem=problem, idea=idea, solutions=solutions)
 
     async def submit_page(request: Request, caller: Caller) -> Response:
         form = await form_of(request)
@@ -535,12 +542,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store, app.state.judges = store, judges
+    served = Languages(app)
     fixed = allowed_hosts(host, port) | host_names(names, port)
 
     def hosts() -> set[str]:
         return fixed | host_names(config().hosts, port)
 
-    return Guard(app, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
+    return Guard(served, hosts, SAME_ORIGIN, host_hint=" (class.toml's hosts, or serve --allow-host, names more)"
                  )  # type: ignore[return-value]  # an ASGI app like Starlette's
 
 
@@ -566,24 +574,6 @@ def _public(row, with_code: bool = False) -> dict:
     return data
 
 
-def _verdicts_only(shown: dict) -> dict:
-    """A submission as a contest shows it to its student: a hidden test's verdict and number only,
-    never its message (it may quote the input, the expected value or the output); the sample in full.
-    The overall message is the first failure's, so it goes when that test is hidden."""
-    tests = [{**t, "message": ""} if not _shown_test(t["name"]) else t for t in shown["tests"]]
-    first = next((t for t in shown["tests"] if t["verdict"] != "AC"), None)
-    if first is None or _shown_test(first["name"]):
-        return {**shown, "tests": tests}
-    number = shown["tests"].index(first) + 1
-    return {**shown, "tests": tests,
-            "message": f"{first['verdict']} on hidden test {number}: a contest shows a hidden test's verdict only"}
-
-
-def _shown_test(name: str) -> bool:
-    """The sample, always shown in full (its input is in the statement)."""
-    return name.endswith("-sample")
-
-
 def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | None, slug: str,
            limit_verdict: str) -> str:
     """A CPU time (limit_verdict TLE) or a peak memory (MLE) as the pages show it, never rounded onto
@@ -598,6 +588,17 @@ def figure(problems: Mapping[str, Problem], value: float | None, verdict: str | 
         return f"{value:.{digits}f} {unit}"
     shown = over(value, limit, least=digits)
     return f"{'>' + str(limit) if shown.startswith('more') else shown} {unit}"
+
+
+def _prose(text: str) -> Markup:
+    """A package's prose as HTML: escaped, its $...$ in elements that class.js typesets with KaTeX."""
+    return Markup(re.sub(r"\$([^$]+)\$", r'<span class="math">\1</span>', str(escape(text))))
+
+
+def limits(problems: Mapping[str, Problem], slug: str) -> tuple[object, object]:
+    """A problem's CPU and memory limits, for a page's script to show figures as figure() does."""
+    problem = problems.get(slug)
+    return ("", "") if problem is None else (problem.time_limit_ms, problem.memory_limit_mb)
 
 
 def _when(timestamp: float | None) -> str:

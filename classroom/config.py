@@ -17,6 +17,9 @@
     store_mib_per_hour = 16           # code stored per student in the last hour (429 beyond)
     feedback = "verdict"              # a hidden test's result: its verdict and number only (a
                                       # contest's default), or "full" (a class's default)
+    visible_tests = ["gqa/002-*", "*/003-*"]  # tests shown in full as the sample is, whatever
+                                      # feedback says: globs over "<slug>/<test name>" (default:
+                                      # only the sample); each must name a test of the class
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ import datetime as dt
 import re
 import tomllib
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path
 
+from classroom.feedback import test_key
 from problems import Problem, all_problems
 
 CONFIG_NAME = "class.toml"
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?")
 KEYS = {"title", "mode", "start", "end", "freeze_minutes", "reveal", "problems", "submissions_per_minute",
-        "runs_per_minute", "hints", "editorial", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback"}
+        "runs_per_minute", "hints", "editorial", "hosts", "store_quota_mib", "store_mib_per_hour", "feedback",
+        "visible_tests"}
 
 
 class ConfigError(Exception):
@@ -56,6 +62,7 @@ class ClassConfig:
     store_quota_mib: int = 64
     store_mib_per_hour: int = 16
     feedback: str = ""  # "full" or "verdict"; "" until loaded: the mode's default
+    visible_tests: list[str] = field(default_factory=list)  # globs over "<slug>/<test name>"
 
     @property
     def full_feedback(self) -> bool:
@@ -153,7 +160,23 @@ def load_config(folder: Path) -> ClassConfig:
     if not isinstance(hosts, list) or not all(isinstance(h, str) and HOST.fullmatch(h) for h in hosts):
         raise ConfigError(f"{path}: hosts: a list of host names (such as \"class.example.edu\" or \"x.org:8443\")")
     config.hosts = hosts
+    config.visible_tests = _visible_tests(path, data.get("visible_tests", []), class_problems(config))
     return config
+
+
+def _visible_tests(path: Path, patterns: object, problems: dict[str, Problem]) -> list[str]:
+    """visible_tests checked: a list of "<slug glob>/<test glob>", each naming a test of the class
+    (a pattern that names none is a typo that would hide what the teacher meant to show)."""
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise ConfigError(f'{path}: visible_tests: a list of globs such as "gqa/002-*" or "*/003-*"')
+    keys = [test_key(p.slug, f.stem) for p in problems.values() for f in p.test_files()]
+    for pattern in patterns:
+        if pattern.count("/") != 1 or "" in pattern.split("/"):
+            raise ConfigError(f"{path}: visible_tests: {pattern!r} is not \"<problem>/<test>\" (such as \"gqa/002-*\")")
+        if not any(fnmatchcase(key, pattern) for key in keys):
+            raise ConfigError(f"{path}: visible_tests: {pattern!r} names no test of this class's problems "
+                              f"(tests are named as {keys[0] if keys else 'gqa/002-edge'})")
+    return patterns
 
 
 def class_problems(config: ClassConfig) -> dict[str, Problem]:

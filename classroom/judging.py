@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from classroom.console import printed
 from grading.judgement import Report, Summary, Verdict, failed_summary, summary_of
 from grading.session import Options, given, judge_file
 from grading.source import MAX_SOURCE_BYTES
@@ -108,7 +109,9 @@ def internal(message: str) -> Summary:
 
 
 def result_of(report: Report) -> Summary:
-    return summary_of(report, MESSAGE_BYTES)
+    summary = summary_of(report, MESSAGE_BYTES)
+    summary["tests"] = printed(report, summary["tests"])
+    return summary
 
 
 def cores() -> int:

@@ -18,10 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from classroom.config import ClassConfig
+from classroom.feedback import shown_test
 from classroom.store import Store
 from classroom.tryout import RUNS_AT_ONCE, RunRefused, Runs
 from coach.case import MAX_CASE_BYTES
-from coach.editorial import Editorial, accepted_solutions
+from coach.editorial import Editorial, opened
 from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from problems import Problem
@@ -107,10 +108,9 @@ class ClassPage:
     run_bytes = MAX_SOURCE_BYTES * 2 + MAX_CASE_BYTES + 4096  # an API Run sends its code, JSON-escaped
 
     def __init__(self, store: Store, config: Callable[[], ClassConfig], problem_of: Callable[[str], Problem],
-                 create: Callable[[Any, object, object], int], visible: Callable[[Any, str], dict],
-                 shown_test: Callable[[str], bool]):
+                 create: Callable[[Any, object, object], int], visible: Callable[[Any, str], dict]):
         self.store, self.config, self.problem_of = store, config, problem_of
-        self.create_submission, self.visible, self.shown_test = create, visible, shown_test
+        self.create_submission, self.visible = create, visible
         self.runs = Runs()
         self.pool = ThreadPoolExecutor(RUNS_AT_ONCE + 2, thread_name_prefix="class-run")  # a few wait for a slot
         self.jobs: dict[str, RunJob] = {}
@@ -142,12 +142,11 @@ class ClassPage:
                                "loaded", {"version": version, "source": stored})
         return Code(text, version, WHERE)
 
-    def full_feedback(self, who: Any) -> bool:
-        return who.user.admin or self.config().full_feedback
-
     def sample(self, ask: Ask, test: str | None) -> dict:
-        """The sample's input; another stored test's only where the class shows tests in full."""
-        if test is not None and not test.endswith("-sample") and not self.full_feedback(ask.who):
+        """The sample's input; another stored test's only where the class shows that test in full."""
+        settings = self.config()
+        if (test is not None and not ask.who.user.admin and not settings.full_feedback
+                and not shown_test(ask.problem.slug, test, settings.visible_tests)):
             raise Refused(403, "a contest shows a hidden test's verdict only, not its input")
         return stored_input(ask.problem, test)
 
@@ -222,12 +221,12 @@ class ClassPage:
                              lambda shown: self.report(who, shown))
 
     def report(self, who: Any, shown: dict) -> dict:
-        """A stored result as the page reads a judging's report; a test a contest hides says so."""
-        hides = not self.full_feedback(who)
-        tests = [{**t, "hidden": True} if hides and not self.shown_test(t["name"]) else t for t in shown["tests"]]
+        """A stored result as the page reads a judging's report (a test a contest hides is marked "hidden")."""
+        tests = shown["tests"]
         first = next((t for t in tests if t["verdict"] != "AC"), None)
         total = len(self.problem_of(shown["problem"]).test_files()) if shown["tests"] else 0
         return {"verdict": shown["verdict"], "message": shown["message"] or "", "submission": shown["id"],
+                **({"hidden_failure": shown["hidden_failure"]} if "hidden_failure" in shown else {}),
                 "passed": sum(t["verdict"] == "AC" for t in tests), "total": max(total, len(tests)),
                 "first_failure": first["name"] if first else None, "tests": tests}
 
@@ -287,7 +286,5 @@ class ClassPage:
         """The accepted solutions where class.toml opens them (a contest's default: once it has ended)."""
         if not ask.who.user.admin and not self.config().editorial_now(time.time()):
             return Editorial(False, "the editorial is closed here (in a contest, until it ends)", 0).as_dict()
-        solutions = accepted_solutions(ask.problem)
-        return Editorial(True, f"{ask.problem.title} ({ask.problem.id}): {len(solutions)} accepted solutions, each a "
-                               "different route.", 0, solutions).as_dict()
+        return opened(ask.problem).as_dict()
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
+from classroom.console import bounded
 from grading.judgement import summary_from_json
 
 DB_NAME = "class.sqlite"
@@ -263,7 +264,7 @@ class Store:
             "UPDATE submissions SET status = 'done', verdict = ?, message = ?, tests = ?, cpu_ms = ?, memory_mb = ?, "
             "attempts = ?, judged = ? WHERE id = ? AND round = ? AND status != 'done'",
             (summary["verdict"], "\n".join(filter(None, [summary["message"], summary["traceback"]])),
-             json.dumps(summary["tests"]), summary["cpu_ms"], summary["memory_mb"], summary["attempts"],
+             json.dumps(bounded(summary["tests"])), summary["cpu_ms"], summary["memory_mb"], summary["attempts"],
              time.time(), submission, round_))
         return cursor.rowcount == 1
 

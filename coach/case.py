@@ -8,7 +8,7 @@ import json
 import re
 from itertools import accumulate
 
-from problems import ProblemError
+from problems import Arg, Problem, ProblemError
 
 MAX_CASE_BYTES = 8 << 20  # a package's whole test budget: no own case needs more
 MAX_CASE_DEPTH = 32  # arrays and objects within each other; a case needs 5 ({"input": {"q": [[[...]]]}})
@@ -36,3 +36,16 @@ def nesting(raw: bytes) -> int:
     """How deep arrays and objects nest in JSON text (brackets inside strings do not count)."""
     brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
     return max(accumulate(1 if c in b"[{" else -1 for c in brackets), default=0)
+
+
+def fields(problem: Problem) -> list[dict]:
+    """The arguments a case gives, in the method's order, as an own-input editor asks for them: the
+    name, the shape in the statement's size names ([] for one number) and the kind of values."""
+    return [{"name": a.name, "shape": list(a.shape), "kind": _kind(a)} for a in problem.args]
+
+
+def _kind(arg: Arg) -> str:
+    """float_array, int_array (whole numbers: token ids, block tables, a 0/1 mask), float or int."""
+    if arg.is_array:
+        return "int_array" if arg.integer or arg.is_mask else "float_array"
+    return "float" if arg.is_scalar else "int"

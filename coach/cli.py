@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
+import textwrap
 import unicodedata
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from coach.stress import stress
 from grading import report as render
 from grading.session import problem_of
 from problems import ProblemError, all_problems, load
+from problems.editorial import LANGUAGES
 from problems.package import by_difficulty, shown
 from sandbox.errors import MachineBusy, SandboxUnavailable
 
@@ -48,6 +51,7 @@ def main(argv: list[str]) -> int:
     editorial = sub.add_parser("editorial", help=COMMANDS["editorial"])
     editorial.add_argument("problem", help="slug or id")
     editorial.add_argument("--force", action="store_true", help="show them before you have an AC")
+    editorial.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the prose (zh: 中文)")
     stress_ = sub.add_parser("stress", help=COMMANDS["stress"])
     stress_.add_argument("file", type=Path)
     stress_.add_argument("--problem", help="slug or id; default: the problem whose method the file defines")
@@ -175,12 +179,30 @@ def _editorial(args: argparse.Namespace) -> int:
         print(f"{found.message.removesuffix('; try a hint first.')}; try a hint first (python -m judge FILE "
               f"--hint), or see them anyway with: python -m judge editorial {problem.slug} --force")
         return 1
+    words = EDITORIAL_WORDS[args.lang]
     print(found.message + "\n")
+    if found.idea:
+        print(_paragraph(words["idea"] + found.idea[args.lang], args.lang) + "\n")
     for solution in found.solutions:
         print(f"==== {solution.path}")
+        if solution.prose:
+            print(f"{words['time']} {solution.time} · {words['memory']} {solution.memory}")
+            print(_paragraph(solution.prose[args.lang], args.lang) + "\n")
         print(solution.source.rstrip())
         print()
     return 0
+
+
+EDITORIAL_WORDS = {"en": {"idea": "The idea: ", "time": "time", "memory": "memory"},
+                   "zh": {"idea": "思路：", "time": "时间", "memory": "内存"}}
+
+
+def _paragraph(text: str, lang: str) -> str:
+    """Prose for a terminal: the statements' $...$ math marks dropped, English wrapped at 100 columns
+    (Chinese has no spaces to wrap at: the terminal wraps it)."""
+    plain = re.sub(r"\\sqrt\{([^}]*)\}", r"√\1", re.sub(r"\$([^$]+)\$", r"\1", text))
+    plain = plain.replace("\\cdot", "·").replace("\\le ", "≤ ")
+    return textwrap.fill(plain, 100, break_on_hyphens=False) if lang == "en" else plain
 
 
 def _stress(args: argparse.Namespace) -> int:

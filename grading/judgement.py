@@ -175,6 +175,9 @@ class TestSummary(TypedDict):
     message: str
     step: NotRequired[int]
     judged_again: NotRequired[list[str]]  # why each earlier run of it did not count
+    output: NotRequired[str]  # what the run printed (the class keeps it: classroom/console.py)
+    output_size: NotRequired[int]
+    traceback: NotRequired[str]
 
 
 TestSummary.__test__ = False  # type: ignore[attr-defined]

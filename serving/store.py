@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from coach.case import fields
 from problems import Problem
 from serving.answers import Refused
 
@@ -133,9 +134,10 @@ def code_diff(judged: str | None, now: str | None, judged_label: str, now_label:
 
 
 def stored_input(problem: Problem, test: str | None) -> dict:
-    """{"input": ...} of the problem's first stored test (the sample), or of the test named."""
+    """{"input": ...} of the problem's first stored test (the sample), or of the test named, and
+    "args": the arguments the own-input editor shows a field for."""
     files = problem.test_files()
     chosen = files[0] if test is None else next((f for f in files if f.stem == test), None)
     if chosen is None:
         raise Refused(404, f"{problem.slug} has no stored test {test!r}")
-    return {"input": json.loads(chosen.read_text(encoding="utf-8"))["input"]}
+    return {"input": json.loads(chosen.read_text(encoding="utf-8"))["input"], "args": fields(problem)}

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from problems import Problem
-from problems.package import read_toml, shown
+from problems.editorial import read_editorial
+from problems.package import ProblemError, read_toml, shown
 from problems.statement import statement_sections, statement_steps
 from problems.testfile import category_of
 from testcases.recipes import categories
@@ -268,6 +269,14 @@ def wrong_answers_have_steps(problem: Problem, tests: list[Stored], solutions: P
     return None
 
 
+def editorial_explains_each_accepted(problem: Problem, tests: list[Stored], solutions: Path) -> str | None:
+    try:
+        read_editorial(problem, solutions / problem.slug / "accepted")
+    except ProblemError as exc:
+        return str(exc)
+    return None
+
+
 RULES = (
     Rule("the first test is the sample (category sample)", first_is_sample),
     Rule("every category has a test: the six shared ones and each one recipes.toml declares", every_category),
@@ -288,4 +297,6 @@ RULES = (
          statements_current),
     Rule("every wrong answer names its statement step in wrong_answer/steps.toml", wrong_answers_have_steps),
     Rule("spec.md has the section that no_single_answer in problem.toml names", refusal_has_its_section),
+    Rule("editorial.toml has the idea and, for each accepted solution, its approach with time, memory and prose, "
+         "in English and Chinese", editorial_explains_each_accepted),
 )

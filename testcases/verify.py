@@ -8,7 +8,8 @@ prove exactly this; here, for every problem, in order:
 1. every stored test passes the validator, and the package holds every package rule
    (testcases/package_rules.py: the sample first, every category, every size at its min and max,
    the largest input in a large test, extreme tests at the ends of the ranges, ties, the 8 MiB
-   budget, current statements, a step for every wrong answer; problems/README.md lists them);
+   budget, current statements, a step for every wrong answer, an editorial approach for every
+   accepted solution; problems/README.md lists them);
 2. the reference reproduces every stored expected output within 1% of the tolerance, and, judged
    as a submission, is AC;
 3. every accepted solution is AC, its slowest test within half the time limit in CPU time

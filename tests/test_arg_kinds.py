@@ -308,10 +308,14 @@ def test_the_packages_own_memory_limit_is_enforced(rowsums):
     assert report["tests"][0]["message"].endswith("over the limit of 40 MiB")
 
 
-def verified(package: Path, tmp_path: Path, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """`python -m testcases.verify` on a copy of the package and its solutions, `extra` files added."""
+def verified(package: Path, tmp_path: Path, extra: dict[str, str] | None = None,
+             approaches: str = "") -> subprocess.CompletedProcess:
+    """`python -m testcases.verify` on a copy of the package and its solutions, `extra` files added
+    (an accepted one with its `approaches` added to editorial.toml)."""
     problems, solutions = tmp_path / "packages", tmp_path / "solutions"
     shutil.copytree(package, problems / package.name)
+    with (problems / package.name / "editorial.toml").open("a", encoding="utf-8") as editorial:
+        editorial.write(approaches)
     shutil.copytree(SOURCE / "solutions" / package.name, solutions / package.name)
     for name, text in (extra or {}).items():
         (solutions / package.name / name).write_text(text)
@@ -330,7 +334,10 @@ def test_verify_refuses_an_accepted_solution_near_the_memory_limit(rowsums, tmp_
     greedy = ("# Route: the sums, beside a 24 MiB scratch array (over half the 40 MiB limit).\nimport numpy as np\n\n\n"
               "class Solution:\n    def row_sums(self, Z):\n        scratch = np.ones(3 << 20)\n"
               "        return np.asarray(Z, dtype=np.float64).sum(axis=1) + scratch[0] - 1\n")
-    proc = verified(rowsums, tmp_path, {"accepted/greedy.py": greedy})
+    proc = verified(rowsums, tmp_path, {"accepted/greedy.py": greedy},
+                    '\n[[approach]]\nfile = "greedy.py"\ntime = "O(R·C)"\nmemory = "O(1)"\n'
+                    'en = "The sums beside a fixed 24 MiB scratch array."\n'
+                    'zh = "行和，外加一个固定 24 MiB 的临时数组。"\n')
     last = (proc.stdout + proc.stderr).rstrip().splitlines()[-1]
     assert proc.returncode == 1
     assert re.fullmatch(r"verify: .*/solutions/rowsums/accepted/greedy\.py: accepted solution's peak memory on test "

@@ -2,10 +2,10 @@
 sees the statement's math typeset, and submits; the console shows what a run printed and its
 traceback, a failing row opens to its first mismatch, the hint box gives level 1 then 2, two tabs
 never overwrite each other silently, a reloaded page follows its judging again, a server that goes
-away is said in a banner, and a narrow window stacks the panes. The server is the real one
-(`python -m judge serve`) on a free local port; a screenshot of each step is kept under
-build/screenshots/ (WEB_PAGE_SCREENSHOT=1 also copies the README's picture to docs/web-page.png). Where no
-browser can be had the tests are skipped, and say why."""
+away is said in a banner, a narrow window stacks the panes, and the own input is a field per
+argument. The server is the real one (`python -m judge serve`) on a free local port; a screenshot
+of each step is kept under build/screenshots/ (WEB_PAGE_SCREENSHOT=1 also copies the README's
+picture to docs/web-page.png). Where no browser can be had the tests are skipped, and say why."""
 
 from __future__ import annotations
 
@@ -397,7 +397,29 @@ def test_history_shows_each_judgings_code_and_diff_and_the_editorial_each_soluti
     solutions = browser.find_elements("css selector", "#editorial .solution")
     assert len(solutions) == 5 and all(s.find_elements("css selector", ".cm-keyword") for s in solutions)
     assert "np.repeat" in browser.find_element("id", "editorial").text
+    # the idea, then each approach's prose and complexity above its code, in editorial.toml's order
+    first = solutions[0]
+    assert first.find_element("css selector", "h4").text == "loop_heads_column_slices.py"
+    assert first.find_element("css selector", "p.complexity").text == (
+        "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)")
+    assert "Only one (T, T) score matrix lives at a time" in first.find_element("css selector", "p.approach").text
+    idea = browser.find_element("css selector", "#editorial .idea")
+    assert idea.find_element("css selector", "h4").text == "The idea"
+    assert idea.find_elements("css selector", ".katex")  # $h_q$ typeset as in the statement
+    browser.execute_script("arguments[0].scrollIntoView()", idea)
     shot(browser, "12-editorial.png")
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()  # laid out again in Chinese
+    try:
+        wait_for(browser, "#editorial .idea h4", "思路")
+        first = wait_for(browser, "#editorial .solution p.complexity", "时间")
+        assert first.text == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
+        assert "任何时刻只有一个 (T, T) 的分数矩阵" in browser.find_element(
+            "css selector", "#editorial .solution p.approach").text
+        assert browser.find_element("css selector", "#editorial > p").text == "5 种通过的解法，各走一条路。"
+        browser.execute_script("arguments[0].scrollIntoView()", first)
+        shot(browser, "12-editorial-zh.png")
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
 
 
 def test_the_chinese_statement_and_the_dark_theme(server, browser):
@@ -439,22 +461,149 @@ def test_the_language_is_kept_across_pages_and_names_the_buttons(server, browser
     wait_for(browser, "#run", "Run")
 
 
-def test_a_failing_test_becomes_the_own_input_in_compact_rows(server, browser):
+def own_fields(browser) -> dict[str, tuple[str, str]]:
+    """Each own-input field: its argument's name to (its label, its text)."""
+    return {f.get_attribute("data-arg"): (" ".join(f.find_element("css selector", ".own-label").text.split()),
+                                          f.find_element("css selector", ".own-value").get_attribute("value"))
+            for f in browser.find_elements("css selector", "#own-fields .own-field")}
+
+
+def set_field(browser, name: str, text: str) -> None:
+    browser.execute_script("const v = document.getElementById('own-arg-' + arguments[0]); v.value = arguments[1]; "
+                           "v.dispatchEvent(new Event('input'))", name, text)
+
+
+def own_input_on(browser) -> dict[str, tuple[str, str]]:
+    browser.find_element("id", "use-own").click()
+    wait_for(browser, "#own-fields .own-field")
+    return own_fields(browser)
+
+
+def test_a_failing_test_becomes_the_own_input_field_by_field(server, browser):
     open_problem(browser, server)
-    type_in(browser, WRONG)
-    browser.find_element("id", "submit").click()
-    wait_for(browser, "#rows tr.failing")
+    assert submit(browser, WRONG).startswith("WA Wrong Answer")  # the rows are final: the report is in
     button = wait_for(browser, "tr.detail:not([hidden]) button.use-input")
+    assert button.text == "use this test as input"
     name = button.get_attribute("data-test")
     button.click()
-    box = wait_for(browser, "#own-input")
-    wait_until(lambda: box.get_attribute("value").strip(), what="the test's input in the box")
-    text = box.get_attribute("value")
+    wait_for(browser, "#own-fields .own-field")
     stored = json.loads((ROOT / "problems" / "gqa" / "tests" / f"{name}.json").read_text())["input"]
-    assert json.loads(text) == {"input": stored} and browser.find_element("id", "use-own").is_selected()
-    rows = sum(len(v) if isinstance(v, list) and v and isinstance(v[0], list) else 1 for v in stored.values())
-    assert len(text.splitlines()) == rows + 2  # one line per argument, a matrix one per row
-    shot(browser, "14-own-input.png")
+    fields = own_fields(browser)
+    assert list(fields) == list(stored) and browser.find_element("id", "use-own").is_selected()
+    assert fields["X"][0] == "X [T, d_model] float array" and fields["h_q"][0] == "h_q integer"
+    assert fields["W_K"][0] == "W_K [d_model, h_k * d_k] float array"
+    for arg, value in stored.items():  # a matrix one row per line, a vector one line, a size one number
+        text = fields[arg][1]
+        rows = value if isinstance(value, list) and isinstance(value[0], list) else [value]
+        assert [json.loads(line) for line in text.split("\n")] == rows, arg
+        assert "\n" not in text or text.count("\n") == len(value) - 1
+    browser.execute_script("document.getElementById('own-input').scrollIntoView()")
+    shot(browser, "own-input.png")
     browser.find_element("id", "run").click()
-    wait_for(browser, "#result", "your input")
-    browser.find_element("id", "use-own").click()  # back to the sample for the tests after
+    verdict = " ".join(wait_for(browser, "#verdict", "on your input").text.split())
+    assert verdict == "WA Wrong Answer on your input"  # the wrong file, on the failing test: wrong again
+    browser.find_element("id", "own-reset").click()  # back to the sample
+    sample = json.loads((ROOT / "problems" / "gqa" / "tests" / "001-sample.json").read_text())["input"]
+    wait_until(lambda: json.loads(own_fields(browser)["h_k"][1]) == sample["h_k"]
+               and [json.loads(r) for r in own_fields(browser)["X"][1].split("\n")] == sample["X"], what="the sample")
+    browser.find_element("id", "use-own").click()  # off: a failing Run on the sample offers it too
+    type_in(browser, ACCEPTED.replace("+ np.asarray(b_O, dtype=np.float64)", "+ 1.0", 1))  # b_O is 0 in the sample
+    browser.find_element("id", "run").click()
+    button = wait_for(browser, "#run-out button.use-input")
+    assert (button.text, button.get_attribute("data-test")) == ("use this test as input", "001-sample")
+    button.click()
+    wait_until(lambda: browser.find_element("id", "use-own").is_selected(), what="own input ticked again")
+
+
+def test_an_edited_field_is_run_and_a_line_it_cannot_read_is_named(server, browser):
+    open_problem(browser, server)
+    type_in(browser, ACCEPTED.replace("        X = np.asarray(X, dtype=np.float64)\n",
+                                      "        X = np.asarray(X, dtype=np.float64)\n"
+                                      "        print('first', X[0, 0], X.shape)\n", 1))
+    fields = own_input_on(browser)
+    rows = fields["X"][1].split("\n")
+    set_field(browser, "X", "\n".join(["[7.25" + rows[0][rows[0].index(","):]] + rows[1:] + [rows[0]]))  # one row more
+    browser.find_element("id", "run").click()
+    assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"
+    assert browser.find_element("css selector", ".console pre.stdout").text == f"first 7.25 ({len(rows) + 1}, 4)"
+    set_field(browser, "X", rows[0] + "\n[1, 2, oops, 4]")
+    browser.find_element("id", "run").click()
+    said = wait_for(browser, "#own-error").text
+    assert said == "X, line 2: “oops” is not a number"
+    field = browser.find_element("css selector", '.own-field[data-arg="X"]')
+    assert "bad" in field.get_attribute("class") and field.find_element("css selector", ".own-error").text == said
+    set_field(browser, "X", rows[0] + "\n[1, 2, 3]")
+    browser.find_element("id", "run").click()
+    assert wait_for(browser, "#own-error", "3 numbers").text == "X, line 2: 3 numbers, but line 1 has 4"
+    set_field(browser, "X", "\n".join(rows))
+    set_field(browser, "b_Q", "[1, 2, 3]")  # read, but d_model is 4: the server's check names the argument
+    browser.find_element("id", "run").click()
+    said = wait_for(browser, "#banner.error", "your input").text
+    assert said == "your input: b_Q: shape (3,) but problem.toml requires (d_model,) = (4,)"
+    error = browser.find_element("css selector", '.own-field[data-arg="b_Q"] .own-error')
+    assert error.is_displayed() and error.text == said.removeprefix("your input: ")
+    assert not browser.find_element("css selector", '.own-field[data-arg="X"] .own-error').is_displayed()
+
+
+def test_every_stored_tests_input_reads_back_from_its_fields_unchanged(server, browser):
+    from coach.case import fields
+    from problems import all_problems
+
+    open_problem(browser, server)
+    cases = [{"name": f"{p.slug}/{path.name}", "args": fields(p), "input": json.loads(path.read_text())["input"]}
+             for p in all_problems() for path in p.test_files() if path.stat().st_size < 100_000]
+    assert len(cases) > 300
+    changed = browser.execute_script("""
+        const changed = [];
+        for (const c of arguments[0]) for (const a of c.args) {
+          const rank = a.shape.length, whole = a.kind === "int" || a.kind === "int_array";
+          const text = OwnInput.format(c.input[a.name], rank);
+          const back = OwnInput.parse(a.name, text, rank, whole, LABELS.en);
+          if (JSON.stringify(back) !== JSON.stringify(c.input[a.name])) changed.push(`${c.name}: ${a.name}`);
+        }
+        return changed;""", cases)
+    assert changed == []
+
+
+def test_the_fields_follow_each_arguments_shape_and_kind(server, browser):
+    open_problem(browser, server, "rope")
+    type_in(browser, (ROOT / "solutions" / "rope" / "accepted" / "half_split_tables.py").read_text())
+    fields = own_input_on(browser)
+    assert [label for label, _ in fields.values()] == [
+        "q [num_heads, T, d] float array", "k [num_heads, T, d] float array", "positions [T] integer array",
+        "base real number"]
+    sample = json.loads((ROOT / "problems" / "rope" / "tests" / "001-sample.json").read_text())["input"]
+    assert fields["q"][1].split("\n")[0] == "# [0]" and fields["base"][1] == str(sample["base"])
+    assert [json.loads(r) for r in fields["q"][1].split("\n")[1:]] == sample["q"][0]
+    heads = "# [0]\n[1, 2, 3, 4]\n[0.5, -1, 2, 0]\n[3, 3, 3, 3]\n\n# [1]\n[4, 3, 2, 1]\n[0, 0, 1, 1]\n[-2, 1e-3, 5, 7]"
+    set_field(browser, "q", heads)
+    set_field(browser, "k", heads.replace("# [1]", "# [2]"))
+    browser.find_element("id", "run").click()
+    assert wait_for(browser, "#own-error").text == "k, line 6: the header here is # [1]"
+    set_field(browser, "k", heads)
+    set_field(browser, "positions", "[0, 1.5, 10]")
+    browser.find_element("id", "run").click()
+    assert wait_for(browser, "#own-error", "1.5").text == "positions, line 1: “1.5” is not a whole number"
+    set_field(browser, "positions", "0, 7, 10")  # brackets may be left out
+    browser.execute_script("document.getElementById('own-input').scrollIntoView()")
+    shot(browser, "own-input-3d.png")
+    browser.find_element("id", "run").click()
+    assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
+    try:
+        wait_for(browser, '.own-field[data-arg="positions"] .own-label', "整数数组")
+        assert browser.find_element("id", "own-reset").text == "恢复样例"
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
+    open_problem(browser, server, "cross_entropy")
+    labels = [label for label, _ in own_input_on(browser).values()]
+    assert labels == ["logits [N, C] float array", "targets [N] integer array", "ignore_index integer",
+                      "label_smoothing real number"]
+    open_problem(browser, server, "paged")  # four axes: a block per [i][j], in order
+    type_in(browser, (ROOT / "solutions" / "paged" / "accepted" / "per_sequence_gather.py").read_text())
+    fields = own_input_on(browser)
+    assert fields["key_cache"][0] == "key_cache [num_blocks, block_size, num_kv_heads, head_size] float array"
+    headers = [line for line in fields["key_cache"][1].split("\n") if line.startswith("#")]
+    assert headers == [f"# [{i}][{j}]" for i in range(4) for j in range(2)]  # the sample's 4 blocks of 2 slots
+    browser.find_element("id", "run").click()  # the 4-D text read back is the sample: accepted on it
+    assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"

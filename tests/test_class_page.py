@@ -5,7 +5,8 @@ tests, and the server reads it again). The starter on first open, the code kept 
 they type (and a second tab's save a conflict, never overwritten), Run on the sample and on an own
 input with the console, hints as class.toml allows, Submit followed on the page to its verdict, a
 contest's hidden test shown by its verdict and number only, the history with code and diff, the
-editorial as class.toml allows, the labels in Chinese; and the class's list, sign-in and store."""
+editorial as class.toml allows, the labels in Chinese; and the class's list, sign-in and store, a
+submission followed in place on its own page, what each test printed, and the pages in Chinese."""
 
 from __future__ import annotations
 
@@ -18,7 +19,14 @@ import time
 import pytest
 from class_server import Client, Server, add_users, class_folder, remove, solution, token
 from helpers import ROOT
-from test_browser import SHOTS, browser, csp_violations, wait_for, wait_until  # noqa: F401  # the fixture
+from test_browser import (  # noqa: F401  # the fixture
+    SHOTS,
+    browser,
+    csp_violations,
+    own_input_on,
+    wait_for,
+    wait_until,
+)
 
 from problems import load
 
@@ -53,7 +61,8 @@ def klass():
     folder.mkdir(parents=True)
     (folder / "class.toml").write_text(contest_toml())
     passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin", "ivy,ivy@example.org",
-                                   "zoe,zoe@example.org", "max,max@example.org"])
+                                   "zoe,zoe@example.org", "max,max@example.org", "ben,ben@example.org",
+                                   "liu,liu@example.org"])
     server = Server(folder)
     try:
         yield server, passwords, folder
@@ -155,10 +164,8 @@ def test_run_on_the_sample_and_an_own_input_with_the_console_is_no_submission(kl
     assert verdict(browser, "on the sample") == "WA Wrong Answer on the sample"
     assert browser.find_element("css selector", ".console pre.stdout").text == "hello from my code"
     assert "first mismatch" in browser.find_element("css selector", "table.mismatch").text
-    browser.find_element("id", "use-own").click()
-    box = wait_for(browser, "#own-input")
-    wait_until(lambda: box.get_attribute("value").strip(), what="the sample in the own-input box")
-    assert json.loads(box.get_attribute("value")) == {"input": SAMPLE}
+    fields = own_input_on(browser)  # the own-input editor, a field per argument, filled with the sample
+    assert sorted(fields) == sorted(SAMPLE)
     press(browser, "run")
     assert verdict(browser, "on your input") == "WA Wrong Answer on your input"
     press(browser, "run")  # the third Run in a minute
@@ -350,3 +357,149 @@ def test_a_reloaded_page_follows_its_submission_again_to_the_verdict(klass, brow
     total = len(load("gqa_decode").test_files())
     assert verdict(browser, "Accepted", timeout=600).startswith(f"AC Accepted {total}/{total} tests passed")
     assert browser.find_element("id", "submit").is_enabled()
+
+
+def _slow_printing() -> str:
+    """gqa's accepted solution, 0.15 s asleep (no CPU) and a line printed on every test: a few
+    seconds of judging to watch."""
+    from problems import load
+
+    method = load("gqa").method
+    return (solution("gqa", "accepted") + "\n\nimport time\n\nFast = Solution\n\n\nclass Solution(Fast):\n"
+            f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.15)\n        print('tick')\n"
+            f"        return super().{method}(*args, **kwargs)\n")
+
+
+@pytest.mark.parametrize("mode", ["contest", "class"])
+def test_a_submission_is_followed_in_place_until_judged(klass, browser, mode):  # noqa: F811
+    """The submission page and the list update in place (no reload) from queued or judging to the
+    verdict and the per-test rows; what each test printed is shown for the tests the student may
+    see: the sample only in a contest, every test in a class. Without JavaScript the page reloads."""
+    from problems import load
+
+    server, passwords, folder = klass
+    settings(folder, contest_toml(runs_per_minute=2))
+    contest = (folder / "class.toml").read_text()
+    if mode == "class":
+        (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\n')
+    ben = Client(server.base, bearer=token(folder, "ben"))
+    tests = len(load("gqa").test_files())
+    try:
+        sign_in(browser, server, passwords["ben"], "/submissions", name="ben")
+        made = ben.submit("gqa", _slow_printing()).json()["id"]
+        assert "<noscript><meta http-equiv=\"refresh\"" in ben.get(f"/submissions/{made}").text  # no script: reload
+        browser.get(f"{server.base}/submissions/{made}")
+        assert wait_for(browser, "#status").text in ("queued", "judging")
+        assert wait_for(browser, "#live-note").text == "· updating as it is judged"
+        browser.execute_script("window.notReloaded = true")
+        wait_for(browser, "#verdict", "AC", timeout=180)
+        assert browser.execute_script("return window.notReloaded") is True
+        assert browser.find_element("id", "status").text == "done" and not browser.find_elements("id", "live-note")
+        rows = browser.find_elements("css selector", "#tests tr.test")
+        assert [r.find_elements("css selector", "td")[1].text for r in rows] == ["AC"] * tests
+        printed = [p.text for p in browser.find_elements("css selector", "#tests tr.printed pre.stdout")]
+        assert printed == ["tick"] * (1 if mode == "contest" else tests)
+        hidden = browser.find_elements("css selector", "#tests tr.test .muted")
+        assert len(hidden) == (tests - 1 if mode == "contest" else 0)
+        assert browser.find_element("css selector", "#tests tr.test td.num").text.endswith(" ms")
+        server_side = ben.get(f"/submissions/{made}").text  # as the server renders it, judged
+        assert "<noscript>" not in server_side and server_side.count('class="stdout"') == len(printed)
+
+        again = ben.submit("gqa", _slow_printing()).json()["id"]
+        browser.get(f"{server.base}/submissions?lang=zh")  # the list, in Chinese
+        row = wait_for(browser, f"tr[data-live='{again}']")
+        assert row.find_element("css selector", ".status").text in ("排队中", "评测中")
+        browser.execute_script("window.notReloaded = true")
+        wait_for(browser, f"#submissions a[href='/submissions/{again}']")
+        wait_until(lambda: row.find_element("css selector", ".verdict").text == "AC", timeout=180,
+                   what="the row's verdict")
+        assert row.find_element("css selector", ".status").text == "已完成"
+        assert row.find_element("css selector", ".cpu").text.endswith(" ms")
+        assert browser.execute_script("return window.notReloaded") is True
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.get(f"{server.base}/submissions/{made}?lang=en")
+        wait_for(browser, "#tests")
+        browser.save_screenshot(str(SHOTS / f"class-submission-{mode}.png"))
+    finally:
+        (folder / "class.toml").write_text(contest)
+        browser.get(f"{server.base}/?lang=en")
+
+
+def test_a_hidden_failure_followed_in_place_tells_only_its_verdict_and_number(klass, browser):  # noqa: F811
+    """In a contest, a run that quotes its input on hidden test 3: the page, updated in place, says
+    so in the chosen language and shows nothing the run wrote on it."""
+    from problems import load
+
+    server, passwords, folder = klass
+    settings(folder, contest_toml())
+    method = load("gqa").method
+    quoting = (solution("gqa", "accepted") + "\n\nimport time\n\nPassing = Solution\n\n\nclass Solution(Passing):\n"
+               f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.6)\n"
+               "        X = np.asarray(kwargs.get('X', args[0] if args else None))\n"
+               "        print('PRINTED', X.size)\n"
+               "        if X.size == 24:\n            raise ValueError('QUO' + 'TED ' + repr(X.ravel()[:4].tolist()))\n"
+               f"        return super().{method}(*args, **kwargs)\n")  # gqa's 003 has 24 elements in X
+    ben = Client(server.base, bearer=token(folder, "ben"))
+    sign_in(browser, server, passwords["ben"], "/", name="ben")
+    made = ben.submit("gqa", quoting).json()["id"]
+    browser.get(f"{server.base}/submissions/{made}?lang=zh")
+    assert wait_for(browser, "#status").text in ("排队中", "评测中")
+    wait_for(browser, "#verdict", "RE", timeout=180)
+    assert browser.find_element("id", "message").text == "隐藏测试点 3 的结果为 RE：比赛中隐藏测试点只显示结果"
+    body = browser.find_element("css selector", "#submission").text
+    assert "PRINTED 8" in body and "PRINTED 24" not in body and "QUOTED" not in body
+    assert len(browser.find_elements("css selector", "#tests tr.test")) == 3
+    browser.get(f"{server.base}/?lang=en")
+
+
+def test_the_pages_in_chinese_and_the_choice_carried_both_ways(klass, browser):  # noqa: F811
+    """The switch sets the judge-lang cookie: every class page follows it, the problem list's links
+    open the statement in Chinese, and the switch on the problem page carries back to English."""
+    from classroom.labels import LABELS
+
+    server, passwords, folder = klass
+    settings(folder, contest_toml())
+    sign_in(browser, server, passwords["liu"], "/", name="liu")
+    assert browser.find_element("css selector", "main h1").text == "Problems"
+    browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
+    wait_for(browser, "main h1", "题目")
+    assert browser.find_element("css selector", "header nav a[href='/submissions']").text == "提交记录"
+    assert browser.get_cookie("judge-lang")["value"] == "zh"
+    english = {en for en, _ in LABELS.values() if len(en) > 3}
+    for path, heading in (("/submissions", "提交记录"), ("/scoreboard", "排行榜"), ("/account", "liu")):
+        browser.get(server.base + path)  # no ?lang=: the cookie carries it
+        assert wait_for(browser, "main h1").text == heading, path
+        text = browser.find_element("tag name", "body").text
+        assert not [label for label in english if label in text], path  # no English label left
+    browser.get(server.base + "/")
+    browser.find_element("css selector", "tbody tr td a[href='/problems/gqa?lang=zh']").click()
+    wait_for(browser, "button.lang.active", "中文")  # the statement in Chinese
+    wait_for(browser, "#run", "运行")  # and the page's labels
+    browser.find_element("css selector", "nav.languages a[lang=en]").click()  # the switch, on the problem page
+    wait_for(browser, "button.lang.active", "English")
+    wait_for(browser, "#run", "Run")
+    browser.get(server.base + "/submissions")
+    assert wait_for(browser, "main h1").text == "Submissions"  # carried back
+    boss = Client(server.base, bearer=token(folder, "tom"))
+    missing = boss.get("/submissions/999999?lang=zh")
+    assert missing.status == 404 and "请求被拒绝" in missing.text and "返回题目列表" in missing.text
+    assert missing.headers["Set-Cookie"].startswith("judge-lang=zh; Path=/;")
+    signin = Client(server.base).get("/signin")
+    assert "Name or email" in signin.text and "用户名或邮箱" in Client(server.base).get("/signin?lang=zh").text
+
+
+def test_every_label_has_both_languages_and_every_page_names_only_known_labels():
+    from helpers import ROOT
+
+    from classroom.labels import LABELS
+
+    for key, (en, zh) in LABELS.items():
+        assert en and zh and en != zh or key.endswith(".rank"), key
+        assert sorted(re.findall(r"{(\w+)}", en)) == sorted(re.findall(r"{(\w+)}", zh)), key
+    used = set()
+    for page in (ROOT / "classroom" / "templates").glob("*.html"):
+        used |= set(re.findall(r"""\bt\(["']([\w.]+)["']""", page.read_text()))
+    dynamic = {"status.": ("queued", "judging", "done"), "you.": ("solved", "tried"), "role.": ("student", "admin")}
+    assert {key for key in used if key.endswith(".")} == set(dynamic)  # t("status." + s.status) and the like
+    assert used - set(dynamic) - set(LABELS) == set()
+    assert {prefix + value for prefix, values in dynamic.items() for value in values} <= set(LABELS)

@@ -33,7 +33,8 @@ from sandbox.sandbox import Sandbox, run_label, sandbox_processes
 from sandbox.view import checkout_root
 
 USERS = ["alice,alice@example.org", "bob,bob@example.org", "carol,carol@example.org", "dave,dave@example.org",
-         "erin,erin@example.org", "fred,fred@example.org", "teach,teach@example.org,admin"]
+         "erin,erin@example.org", "fred,fred@example.org", "teach,teach@example.org,admin", "gina,gina@example.org",
+         "hank,hank@example.org"]
 
 
 def _stamp(seconds_from_now: float) -> str:
@@ -113,6 +114,7 @@ def test_every_verdict_comes_back_through_the_api(klass):
     accepted = results[0]
     assert accepted["status"] == "done" and accepted["problem"] == "mha" and accepted["user"] == "alice"
     assert [t["verdict"] for t in accepted["tests"]] == ["AC"] * len(load("mha").test_files())
+    assert not [t for t in accepted["tests"] if {"output", "output_size", "traceback"} & set(t)]  # quiet: nothing kept
     assert results[1]["tests"][-1]["verdict"] == "WA" and results[1]["tests"][-1]["message"]  # the sample's
     assert results[2]["tests"] == [] and results[2]["message"]
     assert results[3]["tests"][-1]["verdict"] == "TLE"
@@ -341,3 +343,108 @@ def test_a_contest_shows_a_hidden_tests_verdict_only_and_the_sample_in_full(klas
             assert "QUOTED" not in json.dumps(seen) and "QUOTED" not in page
         else:  # the sample's input is in the statement: shown in full
             assert "QUOTED" in seen["tests"][0]["message"] and "QUOTED" in seen["message"] and "QUOTED" in page
+
+
+def _failing_on(size: int) -> str:
+    """gqa's accepted solution that prints on every test and raises, quoting its input, on the
+    test whose X has `size` elements (gqa's 002 has 6, 003 has 24, the sample 8)."""
+    method = load("gqa").method
+    return (solution("gqa", "accepted") + f"\n\nPassing = Solution\n\n\nclass Solution(Passing):\n"
+            f"    def {method}(self, *args, **kwargs):\n"
+            "        X = np.asarray(kwargs.get('X', args[0] if args else None))\n"
+            "        print('PRINTED', X.size)\n"
+            f"        if X.size == {size}:\n"
+            "            raise ValueError('QUO' + 'TED ' + repr(X.ravel()[:4].tolist()))\n"
+            f"        return super().{method}(*args, **kwargs)\n")
+
+
+def test_a_contest_shows_the_visible_tests_in_full_and_a_hidden_one_not(klass):
+    """class.toml's visible_tests: 002 is shown as the sample is (message, what it printed, the
+    traceback); 003 stays hidden (its verdict and number only), in the API and on the page."""
+    folder, server, _ = klass
+    contest = (folder / "class.toml").read_text()
+    (folder / "class.toml").write_text(contest + 'visible_tests = ["gqa/002-*"]\n')
+    gina = _as(klass, "gina")
+    try:
+        on_visible = gina.wait_done(gina.submit("gqa", _failing_on(6)).json()["id"])
+        names = [t["name"] for t in on_visible["tests"]]
+        assert names[-1].startswith("002-") and on_visible["verdict"] == "RE"
+        shown = on_visible["tests"][-1]
+        assert "QUOTED [" in shown["message"] and "QUOTED [" in on_visible["message"] and "hidden" not in shown
+        assert shown["output"] == "PRINTED 6\n" and shown["output_size"] == 10
+        assert shown["traceback"].startswith('  File "submission.py", line ')
+        assert "raise ValueError(" in shown["traceback"]
+        assert 'class="traceback"' in gina.get(f"/submissions/{on_visible['id']}").text
+        assert "sandbox" not in shown["traceback"] and "grading" not in shown["traceback"]  # the student's lines only
+        on_hidden = gina.wait_done(gina.submit("gqa", _failing_on(24)).json()["id"])
+        sample, visible, hidden = on_hidden["tests"]
+        assert [t["verdict"] for t in on_hidden["tests"]] == ["AC", "AC", "RE"]
+        assert sample["output"] == "PRINTED 8\n" and visible["output"] == "PRINTED 6\n"
+        assert hidden == {"name": hidden["name"], "verdict": "RE", "time_ms": hidden["time_ms"],
+                          "memory_mb": hidden["memory_mb"], "message": "", "hidden": True}
+        assert on_hidden["message"] == "RE on hidden test 3: a contest shows a hidden test's verdict only"
+        assert on_hidden["hidden_failure"] == 3 and "hidden_failure" not in on_visible
+        said = gina.get(f"/submissions/{on_hidden['id']}?lang=zh").text
+        assert "隐藏测试点 3 的结果为 RE：比赛中隐藏测试点只显示结果" in said and "QUOTED" not in said
+        gina.get("/?lang=en")
+        page = gina.get(f"/submissions/{on_hidden['id']}").text
+        assert "PRINTED 6" in page and "QUOTED" not in page and "PRINTED 24" not in page
+        assert "hidden test: its verdict only" in page
+        full = _as(klass, "teach").get(f"/api/submissions/{on_hidden['id']}").json()
+        assert full["tests"][2]["output"] == "PRINTED 24\n" and "QUOTED" in full["tests"][2]["message"]
+        assert "raise ValueError(" in full["tests"][2]["traceback"] and 'class="traceback"' not in page
+        assert "QUOTED" in _as(klass, "teach").get(f"/submissions/{on_hidden['id']}").text  # the admin reads all
+    finally:
+        (folder / "class.toml").write_text(contest)
+
+
+def test_a_class_shows_what_each_test_printed_and_keeps_it_bounded(klass):
+    """In class mode (full feedback) every test's stdout/stderr and traceback come back; a run
+    that prints without end is kept cut: per test and per submission (classroom/console.py)."""
+    from classroom.console import CUT, OUTPUT_CHARS, SUBMISSION_CHARS
+
+    folder, server, _ = klass
+    contest = (folder / "class.toml").read_text()
+    (folder / "class.toml").write_text('title = "Test class"\nmode = "class"\n')
+    hank = _as(klass, "hank")
+    try:
+        on_hidden = hank.wait_done(hank.submit("gqa", _failing_on(24)).json()["id"])
+        assert [t["output"] for t in on_hidden["tests"]] == ["PRINTED 8\n", "PRINTED 6\n", "PRINTED 24\n"]
+        assert "raise ValueError(" in on_hidden["tests"][2]["traceback"] and "QUOTED" in on_hidden["message"]
+        method = load("gqa").method
+        loud = (solution("gqa", "accepted") + "\n\nQuiet = Solution\n\n\nclass Solution(Quiet):\n"
+                f"    def {method}(self, *args, **kwargs):\n        print('y' * 50000)\n"
+                f"        return super().{method}(*args, **kwargs)\n")
+        done = hank.wait_done(hank.submit("gqa", loud).json()["id"])
+        assert done["verdict"] == "AC" and all(t["output_size"] == 50001 for t in done["tests"])
+        kept = [len(t["output"]) for t in done["tests"]]
+        assert kept[0] == OUTPUT_CHARS + len(CUT) and sum(kept) <= SUBMISSION_CHARS + len(CUT)
+        assert kept[-1] == 0 and len(kept) == len(load("gqa").test_files())  # over the whole's bound: dropped
+    finally:
+        (folder / "class.toml").write_text(contest)
+
+
+def test_stored_output_is_bounded_whatever_a_worker_sends():
+    from classroom.console import CUT, OUTPUT_CHARS, SUBMISSION_CHARS, TRACEBACK_CHARS, bounded
+
+    tests = [{"name": f"{i:03d}", "verdict": "AC", "output": "x" * 9000, "output_size": 9000,
+              "traceback": "t" * 9000} for i in range(10)]
+    kept = bounded([*tests, "not a test", {"name": "odd", "output": 5, "output_size": -3}])
+    assert [len(t["output"]) for t in kept[:4]] == [OUTPUT_CHARS + len(CUT)] * 4
+    assert [len(t["traceback"]) for t in kept[:3]] == [TRACEBACK_CHARS + len(CUT)] * 3
+    assert sum(len(t["output"]) + len(t.get("traceback", "")) for t in kept) <= SUBMISSION_CHARS + len(CUT)
+    assert kept[-1] == {"name": "odd", "output": "", "output_size": 0} and len(kept) == 11
+    assert bounded({"tests": 1}) == []
+
+
+def test_a_bad_visible_tests_stops_the_server_with_one_line(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for value, said in (('["gqa/9*"]', "visible_tests: 'gqa/9*' names no test of this class's problems"),
+                        ('["gqa"]', "visible_tests: 'gqa' is not \"<problem>/<test>\""),
+                        ('"gqa/*"', "visible_tests: a list of globs")):
+        (folder / "class.toml").write_text(f"visible_tests = {value}\n")
+        done = subprocess.run(judge_command("serve", "--class", str(folder), "--port", "1"), cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        lines = [line for line in done.stderr.splitlines() if not line.startswith("note:")]
+        assert done.returncode != 0 and len(lines) == 1 and said in lines[0], done.stderr

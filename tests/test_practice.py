@@ -419,13 +419,31 @@ def test_editorial_waits_for_an_ac_unless_forced(tmp_path, home):
     judge(home, str(practice_copy(tmp_path, WRONG)), "--tests", "001")
     assert judge(home, "editorial", "gqa").stdout.startswith("gqa: not solved yet (1 attempt, no AC")
     forced = judge(home, "editorial", "gqa", "--force")
-    assert forced.returncode == 0 and "==== solutions/gqa/accepted/repeat_kv_batched.py\n# " in forced.stdout
+    assert forced.returncode == 0 and "==== solutions/gqa/accepted/repeat_kv_batched.py\ntime " in forced.stdout
     judge(home, str(REFERENCE), "--tests", "001")  # an AC on one test is not a solved problem
     assert judge(home, "editorial", "gqa").stdout.startswith(
         "gqa: not solved yet (2 attempts, no AC on the full test set).")
     judge(home, str(REFERENCE))
     shown = judge(home, "editorial", "gqa")
     assert shown.returncode == 0 and shown.stdout.startswith("Grouped Query Attention (P4497): 5 accepted solutions")
+
+
+def test_the_editorial_prints_the_idea_and_each_approach_in_the_language_asked(home):
+    english = judge(home, "editorial", "gqa", "--force")
+    assert english.returncode == 0, english.stderr
+    lines = english.stdout.splitlines()
+    assert lines[2] == "The idea: The h_q query heads fall into h_k consecutive groups, and every query head of a group"
+    first = lines.index("==== solutions/gqa/accepted/loop_heads_column_slices.py")  # the simplest first
+    assert first < lines.index("==== solutions/gqa/accepted/repeat_kv_batched.py")
+    assert lines[first + 1] == "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)"
+    assert lines[first + 2].startswith("A Python loop over the h_q query heads: head i takes its own d_k columns")
+    assert lines[first + 7] == ("# Accepted: numpy loop over query heads on column slices of Q, K, V; K/V head "
+                                "chosen as i // group_size.")
+    chinese = judge(home, "editorial", "gqa", "--force", "--lang", "zh").stdout.splitlines()
+    assert chinese[2].startswith("思路：h_q 个查询头按顺序分成 h_k 组")
+    assert chinese[chinese.index(lines[first]) + 1] == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
+    wrong = judge(home, "editorial", "gqa", "--force", "--lang", "fr")
+    assert wrong.returncode == 2 and "argument --lang: invalid choice: 'fr'" in wrong.stderr
 
 
 @pytest.mark.slow  # nine judge commands, five of them judgings or runs

@@ -54,6 +54,7 @@ def copy(tmp_path: Path) -> Path:
         for name in names:
             shutil.copy(SOLUTIONS / folder / name, tmp_path / "solutions" / "mqa" / folder / name)
     write_steps(tmp_path)
+    write_editorial(tmp_path)
     return tmp_path
 
 
@@ -63,6 +64,22 @@ def write_steps(root: Path, **extra: int) -> None:
     folder = root / "solutions" / "mqa" / "wrong_answer"
     entries = {p.name: steps.get(p.name) for p in sorted(folder.glob("*.py"))} | extra
     (folder / "steps.toml").write_text("".join(f'"{name}" = {json.dumps(step)}\n' for name, step in entries.items()))
+
+
+def write_editorial(root: Path) -> None:
+    """The copy's editorial.toml: mqa's idea and the approach of each accepted file it holds (a file the
+    test wrote itself gets one saying so)."""
+    real = tomllib.loads((MQA / "editorial.toml").read_text())
+    known = {a["file"]: a for a in real["approach"]}
+
+    def pairs(table: dict) -> str:
+        return "".join(f"{key} = {json.dumps(value, ensure_ascii=False)}\n" for key, value in table.items())
+
+    text = "[idea]\n" + pairs(real["idea"])
+    for path in sorted((root / "solutions" / "mqa" / "accepted").glob("*.py")):
+        own = {"file": path.name, "time": "O(1)", "memory": "O(1)", "en": "The test's file.", "zh": "测试的文件。"}
+        text += "\n[[approach]]\n" + pairs(known.get(path.name, own))
+    (root / "packages" / "mqa" / "editorial.toml").write_text(text)
 
 
 def verify(root: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -144,6 +161,7 @@ def test_slow_accepted_solution_is_a_warning(copy: Path):
     limit: sensitive to the time limit, a warning; no verdict changes, so verify holds.
     (The clock is read rarely: reading a CPU clock is a system call, and the margin counts user time.)"""
     (copy / "solutions" / "mqa" / "accepted" / "slow.py").write_text(_burning(0.3))
+    write_editorial(copy)
     proc = verify(copy)
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     # Only this file's line: on a busy machine another accepted file may be over a fifth too.
@@ -161,6 +179,7 @@ def test_accepted_solution_over_half_the_limit_is_a_violation(copy: Path):
     """Rule 3, Kattis' ac_to_time_limit: right on every test, but 600 ms of CPU on the sample with a
     1000 ms limit: the package's limit is too tight for it, a violation with the figures."""
     (copy / "solutions" / "mqa" / "accepted" / "slow.py").write_text(_burning(0.6))
+    write_editorial(copy)
     psi = copy / "psi"
     _pressure(psi, 5)  # the machine as quiet as can be, whatever it really is now
     proc = verify(copy, env={"JUDGE_PSI_CPU": str(psi)})
@@ -179,6 +198,7 @@ def test_accepted_solution_over_half_the_limit_on_a_contended_machine_is_not_mea
     """Rule 3 on an oversubscribed machine (a task waiting for a CPU all along, as PSI says): CPU
     times are inflated, so the margin is neither proved nor broken; a warning with the figure."""
     (copy / "solutions" / "mqa" / "accepted" / "slow.py").write_text(_burning(0.6))
+    write_editorial(copy)
     psi = copy / "psi"
     start = time.monotonic()
     _pressure(psi, 0)
@@ -402,6 +422,14 @@ def _distinct_rows(data: dict) -> None:
         row[0] = t
 
 
+def _editorial(root: Path, change) -> None:
+    path = root / "packages" / "mqa" / "editorial.toml"
+    path.write_text(change(path.read_text()))
+
+
+EDITORIAL = (" (package rule: editorial.toml has the idea and, for each accepted solution, its approach with time, "
+             "memory and prose, in English and Chinese)")
+
 PACKAGE_RULES = {
     "first test is the sample": (
         _swap_the_first_two,
@@ -469,6 +497,19 @@ PACKAGE_RULES = {
         lambda root: _toml(root, "output_shape = ", 'no_single_answer = "Refusals"\noutput_shape = '),
         "packages/mqa/spec.md: no section '## Refusals', which no_single_answer in problem.toml names (package "
         "rule: spec.md has the section that no_single_answer in problem.toml names)"),
+    "no editorial.toml": (
+        lambda root: (root / "packages" / "mqa" / "editorial.toml").unlink(),
+        "packages/mqa/editorial.toml: no such file (every package explains its accepted solutions there)" + EDITORIAL),
+    "an accepted file without its approach": (
+        lambda root: _editorial(root, lambda text: text[:text.index('\n[[approach]]\nfile = "tall_matrix_2d.py"')]),
+        "packages/mqa/editorial.toml: no [[approach]] for tall_matrix_2d.py (solutions/mqa/accepted/tall_matrix_2d.py)"
+        + EDITORIAL),
+    "an approach for an unknown file": (
+        lambda root: _editorial(root, lambda text: text.replace('"tall_matrix_2d.py"', '"tall.py"')),
+        "packages/mqa/editorial.toml: approach[2].file: tall.py is not a file of solutions/mqa/accepted" + EDITORIAL),
+    "the idea without its Chinese": (
+        lambda root: _editorial(root, lambda text: re.sub(r"(?m)^zh = .*\n", "", text, count=1)),
+        "packages/mqa/editorial.toml: idea.zh is missing" + EDITORIAL),
 }
 
 

@@ -632,3 +632,32 @@ def test_nothing_of_the_sandbox_is_left_when_close_returns():
         sandbox.close()
         left = state(inits[0])
         assert left in ("gone", "Z", "X"), f"the namespace's init is still there ({left})"
+
+
+BACKSTOP_CHILD = """
+import resource, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+from sandbox.inside import walls
+from sandbox.inside.protocol import Limits
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+burn(1.2)  # the input's decoding, before the walls: the kernel counts it, the judge does not
+walls.set_limits(Limits(cpu_ms=100, wall_ms=1000, cap_ms=5000, memory_bytes=256 << 20,
+                        address_slack_bytes=1 << 30, tasks=64, file_bytes=1 << 20,
+                        output_keep_bytes=1 << 16, result_bytes=1 << 20), own_uid=True)
+burn(1.0)  # under a backstop counted from the fork at ceil(0.1) + 1 = 2 s, SIGXCPU lands here
+print(resource.getrlimit(resource.RLIMIT_CPU)[0])
+"""
+
+
+@pytest.mark.slow
+def test_the_kernels_cpu_backstop_counts_from_the_cpu_used_before_the_walls():
+    """RLIMIT_CPU counts from the fork: a run that spent 1.2 s decoding its input and then 1 s of
+    its own, judged with a 100 ms limit by clock.py, must not be killed by the kernel's backstop
+    first (it was: SIGXCPU read as RE under the run's own limit)."""
+    done = subprocess.run([sys.executable, "-c", BACKSTOP_CHILD, str(ROOT)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.strip() == "3"  # ceil(1.2 s + 0.1 s) + 1

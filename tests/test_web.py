@@ -505,6 +505,12 @@ def test_the_editorial_is_gated_read_in_a_bounded_pool_and_spawns_nothing(client
     one = forced["solutions"][names.index("repeat_kv_batched.py")]
     assert one["description"].startswith("K/V heads expanded to h_q heads with np.repeat")
     assert one["source"].startswith("# Accepted:")
+    assert (one["time"], one["memory"]) == ("O(T·d_model² + h_q·T²·d_k)", "O(h_q·T² + T·d_model)")
+    assert one["prose"]["en"].startswith("K and V are reshaped to (h_k, T, d_k) stacks")
+    assert one["prose"]["zh"].startswith("先把 K、V 变形成 (h_k, T, d_k) 的堆叠")
+    assert names[0] == "loop_heads_column_slices.py"  # editorial.toml's order: the simplest first
+    assert forced["idea"]["en"].startswith("The $h_q$ query heads fall into $h_k$ consecutive groups")
+    assert closed["idea"] == {}  # nothing of it before an AC
 
 
 def test_infinities_reach_the_browser_as_strings():
@@ -670,6 +676,23 @@ def test_serve_on_a_busy_port_is_one_line(tmp_path):
 
 def test_a_stored_tests_input_is_given_by_name_for_use_as_ones_own(client):
     stored = json.loads((ROOT / "problems" / "gqa" / "tests" / "002-edge.json").read_text())["input"]
-    assert client.get("/api/problems/gqa/sample?test=002-edge").json() == {"input": stored}
+    given = client.get("/api/problems/gqa/sample?test=002-edge").json()
+    assert given["input"] == stored and list(stored) == [a["name"] for a in given["args"]]
     missing = client.get("/api/problems/gqa/sample?test=../../etc/passwd")
     assert (missing.status_code, missing.json()) == (404, {"error": "gqa has no stored test '../../etc/passwd'"})
+
+
+def test_the_sample_names_each_argument_with_its_shape_and_kind_for_the_own_input(client):
+    gqa = client.get("/api/problems/gqa/sample").json()["args"]
+    assert gqa[:4] == [{"name": "X", "shape": ["T", "d_model"], "kind": "float_array"},
+                       {"name": "W_Q", "shape": ["d_model", "d_model"], "kind": "float_array"},
+                       {"name": "b_Q", "shape": ["d_model"], "kind": "float_array"},
+                       {"name": "W_K", "shape": ["d_model", "h_k * d_k"], "kind": "float_array"}]
+    assert {"name": "h_q", "shape": [], "kind": "int"} in gqa
+    rope = client.get("/api/problems/rope/sample").json()["args"]
+    assert rope == [{"name": "q", "shape": ["num_heads", "T", "d"], "kind": "float_array"},
+                    {"name": "k", "shape": ["num_heads", "T", "d"], "kind": "float_array"},
+                    {"name": "positions", "shape": ["T"], "kind": "int_array"},
+                    {"name": "base", "shape": [], "kind": "float"}]
+    masked = {a["name"]: a["kind"] for a in client.get("/api/problems/masked/sample").json()["args"]}
+    assert masked["mask"] == "int_array"  # a 0/1 mask: whole numbers

@@ -14,7 +14,8 @@ if (left) {
   const tick = () => {
     const s = Math.max(0, Math.round((ends - Date.now()) / 1000));
     const two = (n) => String(n).padStart(2, "0");
-    left.textContent = s ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}` : "over";
+    left.textContent = s ? `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`
+      : (left.dataset.over || "over");
     if (s) setTimeout(tick, 1000);
   };
   tick();

@@ -105,15 +105,39 @@ function typeset(root) {
 // The page's own labels in the language chosen, which is kept across pages (localStorage).
 const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
-       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it"},
+       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
+       reset: "Reset to sample", use: "use this test as input",
+       hidden: "a hidden test: a contest shows its verdict and number only",
+       ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
+       kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
+       fieldLine: (name, line, what) => `${name}, line ${line}: ${what}`,
+       notNumber: (t) => `“${t}” is not a number`, notWhole: (t) => `“${t}” is not a whole number`,
+       brackets: "a row is [a, b, c] on one line", oneNumber: "one number", oneLine: "a vector is one line [a, b, c]",
+       ragged: (n, line, m) => `${n} numbers, but line ${line} has ${m}`, noHeader: "a matrix has no # headers",
+       header: (depth) => `a block of rows starts with its header # ${"[0]".repeat(depth)}`,
+       order: (next) => `the header here is ${next.join(" or ")}`},
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
-       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束"},
+       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
+       reset: "恢复样例", use: "用此测试作为输入",
+       hidden: "隐藏测试点：比赛中只显示结果和编号",
+       ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
+       kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
+       fieldLine: (name, line, what) => `${name} 第 ${line} 行：${what}`,
+       notNumber: (t) => `“${t}” 不是数字`, notWhole: (t) => `“${t}” 不是整数`,
+       brackets: "一行写作 [a, b, c]", oneNumber: "应为一个数", oneLine: "向量只占一行 [a, b, c]",
+       ragged: (n, line, m) => `有 ${n} 个数，但第 ${line} 行有 ${m} 个`, noHeader: "矩阵没有 # 标题行",
+       header: (depth) => `每块行以标题行 # ${"[0]".repeat(depth)} 开始`,
+       order: (next) => `此处的标题行应为 ${next.join(" 或 ")}`},
 };
 function pageLang() { return LABELS[document.documentElement.lang] ? document.documentElement.lang : "en"; }
 function applyLabels(lang) {
   const words = LABELS[lang] || LABELS.en;
   for (const id of ["run", "submit", "hint", "cancel"]) $(id).textContent = words[id];
   $("own-label").textContent = words.own;
+  $("own-reset").textContent = words.reset;
+  $("own-note").textContent = words.ownNote;
+  OwnInput.relabel($("own-fields"), words);
+  document.querySelectorAll("button.use-input").forEach((b) => { b.textContent = words.use; });
   document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
   document.documentElement.lang = lang;
 }
@@ -121,6 +145,8 @@ function applyLabels(lang) {
 async function showStatement(lang) {
   const target = $("statement");
   localStorage.setItem("judge-lang", lang);
+  // the class's pages read the choice from their cookie (classroom/language.py): carried to them too
+  if (!practice) document.cookie = `judge-lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
   applyLabels(lang);
   try {
     const body = await call(`/api/problems/${slug}/statement?lang=${lang}`);
@@ -266,35 +292,24 @@ async function ready() {
   if (state.conflict) throw new Error(`the code was ${CHANGED}`);
 }
 
-// -- own input ---------------------------------------------------------------------------------
+// -- own input: a field per argument (own_input.js), filled from the sample or a test ------------
+async function ownInput(test) {
+  const body = await call(`/api/problems/${slug}/sample${test ? `?test=${encodeURIComponent(test)}` : ""}`);
+  if (!OwnInput.built($("own-fields"))) OwnInput.build($("own-fields"), body.args, LABELS[pageLang()]);
+  OwnInput.fill($("own-fields"), body.input);
+}
+
 $("use-own").addEventListener("change", async () => {
   const box = $("own-input");
   box.hidden = !$("use-own").checked;
-  if (!box.hidden && !box.value.trim()) {
-    const sample = await call(`/api/problems/${slug}/sample`);
-    box.value = compactCase(sample.input);
-  }
+  if (!box.hidden && !OwnInput.built($("own-fields"))) await ownInput(null).catch((e) => banner("error", esc(e.message)));
 });
-
-// An input as one line per argument, a matrix one line per row: a 2x4 sample is a few lines, not 147.
-function compactCase(input) {
-  const names = Object.keys(input);
-  const lines = names.map((name, i) => {
-    const value = input[name];
-    const head = `  ${JSON.stringify(name)}: `;
-    const body = Array.isArray(value) && value.length && value.every(Array.isArray)
-      ? "[" + value.map((row) => JSON.stringify(row)).join(",\n" + " ".repeat(head.length + 1)) + "]"
-      : JSON.stringify(value);
-    return head + body + (i < names.length - 1 ? "," : "");
-  });
-  return `{"input": {\n${lines.join("\n")}\n}}`;
-}
+$("own-reset").addEventListener("click", () => ownInput(null).catch((e) => banner("error", esc(e.message))));
 
 async function useTestAsInput(name) {
-  const test = await call(`/api/problems/${slug}/sample?test=${encodeURIComponent(name)}`);
+  await ownInput(name);
   $("use-own").checked = true;
   $("own-input").hidden = false;
-  $("own-input").value = compactCase(test.input);
   $("own-input").scrollIntoView({block: "nearest"});
 }
 
@@ -373,15 +388,14 @@ function testDetail(t) {
     mismatch(t.mismatch) +
     (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
-    (t.hidden ? `<p class="note">a hidden test: a contest shows its verdict and number only</p>` : "") +
-    (t.verdict !== "AC" && inputAllowed(t.name) ?
-      `<button class="use-input" data-test="${esc(t.name)}">use this test as input</button>` : "") +
+    (t.hidden ? `<p class="note">${esc(LABELS[pageLang()].hidden)}</p>` : "") +
+    (t.verdict !== "AC" && !t.hidden && /^[0-9]{3}-/.test(t.name) ?
+      useButton(t.name) : "") +
     consolePanel(t) + "</div>";
 }
 
-// A failing test offered as one's own input: any stored test in practice, what the server allows in a class.
-function inputAllowed(name) {
-  return page.dataset.testInputs === "sample" ? name.endsWith("-sample") : /^[0-9]{3}-/.test(name);
+function useButton(name) {
+  return `<button class="use-input" data-test="${esc(name)}">${esc(LABELS[pageLang()].use)}</button>`;
 }
 
 function figure(t, verdict, v, plain, unit) {
@@ -455,7 +469,9 @@ function follow(summary, note) {
   source.addEventListener("error", (e) => {
     if (e.data) {  // the judging's own error: the judge said why
       end();
-      banner("error", esc(JSON.parse(e.data).message));
+      const message = JSON.parse(e.data).message;
+      banner("error", esc(message));
+      if (summary.input) OwnInput.markFromMessage($("own-fields"), message);  // the argument it names
       return;
     }
     broken(summary, source);  // the connection: see whether the server is there
@@ -524,7 +540,7 @@ function hintBox(h) {
       : `<button id="hint-more">Show the bug (level 2)</button>`);
   } else if (h.kind === "own") {
     body = "<p>No bundled mistake gives your output on this test: the bug is one of your own. Compare your output " +
-           "with the reference's: tick “my own input”, paste the failing test's input, and Run.</p>";
+           "with the reference's: “use this test as input” on the failing test, then Run.</p>";
   } else {
     body = `<p>${esc(capital(h.text || "no hint"))}.</p>`;
   }
@@ -553,8 +569,9 @@ function showRun(r) {
     `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
   const printed = consolePanel(t, r.traceback);
   const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
+  const use = r.input === "sample" && r.verdict !== "AC" && t && /^[0-9]{3}-/.test(t.name) ? useButton(t.name) : "";
   $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
-    (t && t.mismatch ? mismatch(t.mismatch) : "") + (compared ? outputs + printed : printed + outputs);
+    (t && t.mismatch ? mismatch(t.mismatch) : "") + use + (compared ? outputs + printed : printed + outputs);
   const more = $("hint-more");
   if (more) more.addEventListener("click", () => submit("hint", 2));
 }
@@ -564,8 +581,8 @@ async function submit(kind, level = 1) {
   showPane("result");
   try { await ready(); } catch (e) { banner("error", esc(`not judged: ${e.message}`)); return; }
   const path = kind === "hint" ? api(`hint?level=${level}`) : api("submit");
-  let payload = "";
-  if (kind === "hint") { try { payload = ownInput(); } catch (e) { banner("error", esc(e.message)); return; } }
+  const payload = kind === "hint" ? ownPayload() : "";
+  if (payload === null) return;
   try {
     follow(await call(path, {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
@@ -577,8 +594,8 @@ async function run() {
   if ($("run").disabled) return;
   showPane("result");
   try { await ready(); } catch (e) { banner("error", esc(`not run: ${e.message}`)); return; }
-  let payload;
-  try { payload = ownInput(); } catch (e) { banner("error", esc(e.message)); return; }
+  const payload = ownPayload();
+  if (payload === null) return;
   try {
     follow(await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
@@ -586,11 +603,15 @@ async function run() {
   }
 }
 
-// The own input's JSON when it is chosen, else "" (the sample).
-function ownInput() {
+// The own input's JSON when it is chosen, "" for the sample, null (and the field's error said) when it does not read.
+function ownPayload() {
   if (!$("use-own").checked) return "";
-  try { return JSON.stringify(JSON.parse($("own-input").value)); } catch (e) {
-    throw new Error(`your input is not JSON: ${e.message}`);
+  try {
+    return JSON.stringify({input: OwnInput.read($("own-fields"), LABELS[pageLang()])});
+  } catch (e) {
+    if (!(e instanceof OwnInput.FieldError)) throw e;
+    banner("error", `<span id="own-error">${esc(LABELS[pageLang()].fieldLine(e.field, e.line, e.message))}</span>`);
+    return null;
   }
 }
 
@@ -659,13 +680,36 @@ async function showJudging(id) {
 async function showEditorial(force) {
   const body = await call(`/api/problems/${slug}/editorial${force ? "?force=1" : ""}`);
   const target = $("editorial");
+  const lang = pageLang();
+  const words = lang === "zh"
+    ? {anyway: "仍然查看", idea: "思路", time: "时间", memory: "内存", routes: (n) => `${n} 种通过的解法，各走一条路。`}
+    : {anyway: "show it anyway", idea: "The idea", time: "time", memory: "memory", routes: null};
+  if (!showEditorial.watching) {  // the page's language changes in place: lay the open editorial out again
+    showEditorial.watching = new MutationObserver(() => {
+      const pane = $("editorial");
+      if (!pane.hidden && pane.dataset.lang && pane.dataset.lang !== pageLang()) showEditorial(pane.dataset.force === "1");
+    });
+    showEditorial.watching.observe(document.documentElement, {attributes: true, attributeFilter: ["lang"]});
+  }
+  target.dataset.lang = lang;
+  target.dataset.force = force ? "1" : "";
   if (!body.open) {
-    target.innerHTML = `<p>${esc(body.message)}</p>` + (page.dataset.force === "1" ? `<button id="force">show it anyway</button>` : "");
+    target.innerHTML = `<p>${esc(body.message)}</p>` + (page.dataset.force === "1" ? `<button id="force">${words.anyway}</button>` : "");
     if ($("force")) $("force").addEventListener("click", () => showEditorial(true));
     return;
   }
-  target.innerHTML = `<p>${esc(body.message)}</p>` + body.solutions.map((s, i) =>
-    `<section class="solution"><h4>${esc(s.name)}</h4><p>${esc(s.description)}</p><div class="code" id="solution-${i}"></div></section>`).join("");
+  // The package's prose, its $...$ typeset as the statement's math is.
+  const prose = (text) => esc(text).replace(/\$([^$]+)\$/g, '<span class="math">$1</span>');
+  const idea = body.idea && body.idea[lang];
+  const approach = (s) => s.prose && s.prose[lang]
+    ? `<p class="approach">${prose(s.prose[lang])}</p>` +
+      `<p class="complexity">${words.time} ${esc(s.time)} · ${words.memory} ${esc(s.memory)}</p>`
+    : `<p>${esc(s.description)}</p>`;
+  target.innerHTML = `<p>${esc(idea && words.routes ? words.routes(body.solutions.length) : body.message)}</p>` +
+    (idea ? `<section class="idea"><h4>${words.idea}</h4><p>${prose(idea)}</p></section>` : "") +
+    body.solutions.map((s, i) => `<section class="solution"><h4>${esc(s.name)}</h4>${approach(s)}` +
+      `<div class="code" id="solution-${i}"></div></section>`).join("");
+  typeset(target);
   body.solutions.forEach((s, i) => readOnly($(`solution-${i}`), s.source));
 }
 
@@ -709,7 +753,7 @@ $("divider").addEventListener("keydown", (e) => {
 
 // -- start -------------------------------------------------------------------------------------
 async function start() {
-  const kept = localStorage.getItem("judge-lang");
+  const kept = page.dataset.lang || localStorage.getItem("judge-lang");  // the class's server says its pages' language
   showStatement(kept && document.querySelector(`button.lang[data-lang="${kept}"]`) ? kept : "en");
   await loadSource();
   try {  // a judging of this file still running (the page was reloaded): follow it again
