@@ -42,7 +42,7 @@ from classroom.config import ClassConfig, class_problems, load_config
 from classroom.feedback import verdicts_only
 from classroom.labels import labeler
 from classroom.language import Languages, current, page_words
-from classroom.page import WHERE, ClassPage
+from classroom.page import ClassPage
 from classroom.store import PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
 from coach.editorial import explained
@@ -433,7 +433,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         links = [(f"/submissions?problem={problem.slug}", label("nav.submissions")),
                  *([(f"/problems/{problem.slug}/editorial", label("editorial.title"))] if editorial else [])]
         return render("problem.html", caller, notice=None if admin else settings.closed(now), links=links,
-                      **problem_api.page_context(problem, settings.mode, WHERE, hints=admin or settings.hints_now(now),
+                      **problem_api.page_context(problem, settings.mode, label("problem.code"),
+                                                 hints=admin or settings.hints_now(now),
                                                  editorial=editorial, force=False, cancel=False, lang=lang))
 
     async def editorial_page(request: Request, caller: Caller) -> Response:
