@@ -40,17 +40,17 @@ from classroom import standings
 from classroom.accounts import check_password, hash_password
 from classroom.config import ClassConfig, class_problems, load_config
 from classroom.feedback import verdicts_only
-from classroom.language import Languages, page_words
-from classroom.store import ABSENT, PAGE, Job, Store, User
+from classroom.labels import labeler
+from classroom.language import Languages, current, page_words
+from classroom.page import ClassPage
+from classroom.store import PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
-from classroom.tryout import RunRefused, Runs
-from coach.case import MAX_CASE_BYTES
 from coach.editorial import explained
-from coach.starter import starter_text
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
 from problems import Problem, all_problems
 from problems.package import by_difficulty
+from serving import problem_api
 from serving.access import (
     CSRF_HEADER,
     SAME_ORIGIN,
@@ -61,8 +61,8 @@ from serving.access import (
     host_names,
     set_session,
 )
-from serving.answers import Refused, read_body, refusal, versioned_save
-from web import statement
+from serving.answers import Refused, parsed, read_body, refusal, text, versioned_save
+from serving.store import Ask
 
 log = logging.getLogger("classroom")
 
@@ -71,7 +71,6 @@ WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's
 COOKIE = "class_session"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
-HISTORY = 20  # a student's latest submissions of a problem, listed on its page
 ID = re.compile(r"[0-9]{1,18}")  # an id SQLite's 64-bit integers hold (str.isdigit also takes "²")
 
 
@@ -79,23 +78,6 @@ class Judges(Protocol):
     def start(self) -> None: ...
     def submit(self, job: Job) -> None: ...
     def close(self) -> None: ...
-
-
-def text(value: str, what: str) -> str:
-    """The value, refused (400) when it cannot be stored as UTF-8 (a lone surrogate from JSON's \\ud800)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Refused(400, f"{what} is not valid text (a lone surrogate)") from None
-    return value
-
-
-def parsed(body: bytes, what: str):
-    """The JSON of a body; 400 for what is not JSON or is nested too deep for Python's parser."""
-    try:
-        return json.loads(body)
-    except (ValueError, RecursionError):
-        raise Refused(400, f"send JSON: {what}") from None
 
 
 class Caller:
@@ -112,13 +94,13 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     folder = folder.resolve()
     store = Store(folder)
     throttle = Throttle()
-    runs = Runs()
     config_cache: dict[str, tuple[tuple, ClassConfig]] = {}
     problems_cache: dict[str, tuple[ClassConfig, dict[str, Problem]]] = {}
     load_config(folder)  # a bad class.toml stops the start
     known = {p.slug: p for p in all_problems()}  # any problem class.toml may add later
     judges = judges_factory(store, known)
-    pages = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
+    pages = Environment(loader=FileSystemLoader([HERE / "templates", problem_api.TEMPLATES]),
+                        autoescape=select_autoescape(default=True))
     pages.filters["when"] = _when
     pages.filters["prose"] = _prose
     pages.filters["figure"] = partial(figure, known)
@@ -276,6 +258,8 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         shown = _public(row, with_code=True)
         return shown if caller.user.admin or config().full_feedback else verdicts_only(shown, config().visible_tests)
 
+    page = ClassPage(store, config, problem_of, create, visible)
+
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""
         before_text = params.get("before") or None
@@ -380,46 +364,24 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
 
     def draft_of(caller: Caller, problem: Problem) -> tuple[str, str]:
         """The student's last code of the problem and its version: the starter file before the first save."""
-        return store.draft(caller.user.id, problem.slug) or (starter_text(problem), ABSENT)
+        code, _ = page.create(Ask(problem, caller))
+        return code.text, code.version
 
     async def api_draft(request: Request, caller: Caller) -> Response:
         code, version = draft_of(caller, problem_of(request.path_params["slug"]))
         return JSONResponse({"code": code, "version": version}, headers={"etag": f'"{version}"'})
 
     async def api_save_draft(request: Request, caller: Caller) -> Response:
-        """PUT with If-Match: the version the text was based on; 409 with what is stored when another
-        tab saved since, 428 when the request names no version (as the practice page's saves)."""
+        """PUT with If-Match (the page's PUT /api/problems/<slug>/source, in this API's words)."""
         problem = problem_of(request.path_params["slug"])
         code, based_on = await versioned_save(request, MAX_SOURCE_BYTES)
-        saved, stored, version = store.save_draft(caller.user.id, problem.slug, code, based_on)
-        if not saved:
-            raise Refused(409, "your code of this problem was saved elsewhere (another tab) since this text was "
-                               "loaded", {"version": version, "code": stored})
-        return JSONResponse({"saved": len(code.encode()), "version": version}, headers={"etag": f'"{version}"'})
-
-    async def api_run(request: Request, caller: Caller) -> Response:
-        """Run on the sample, or on {"input": ...}: judged now, in a sandbox of its own; nothing stored."""
-        problem = problem_of(request.path_params["slug"])
-        given = parsed(await read_body(request, MAX_BODY + MAX_CASE_BYTES, "the run"), '{"code": text, "input": ...}')
-        if not isinstance(given, dict) or not isinstance(given.get("code"), str):
-            raise Refused(400, 'send JSON: {"code": text, "input": {argument: value, ...} or null}')
-        code = text(given["code"], "the code")
-        if len(code.encode("utf-8")) > MAX_SOURCE_BYTES:
-            raise Refused(413, f"the source is over the judge's limit of {MAX_SOURCE_BYTES} bytes")
-        level = given.get("hint", 0)
-        if level not in (0, 1, 2):
-            raise Refused(400, f"hint = {level!r}: 0 (none), 1 (the step) or 2 (the bug)")
         try:
-            if not caller.user.admin:
-                closed = config().closed(time.time())
-                if closed:
-                    raise Refused(403, closed)
-                if level and not config().hints_now(time.time()):
-                    raise Refused(403, "hints are off here (in a contest, until it ends)")
-                runs.admit(caller.user.id, config().runs_per_minute)
-            return JSONResponse(await asyncio.to_thread(runs.run, problem, code, given.get("input"), level))
-        except RunRefused as exc:
-            raise Refused(exc.status, str(exc)) from None
+            saved = page.save(Ask(problem, caller), code, based_on)
+        except Refused as exc:
+            exc.extra = {"version": exc.extra["version"], "code": exc.extra["source"]}
+            raise
+        return JSONResponse({"saved": len(code.encode()), "version": saved.version},
+                            headers={"etag": f'"{saved.version}"'})
 
     async def api_scoreboard(request: Request, caller: Caller) -> Response:
         return JSONResponse(board(caller))
@@ -464,16 +426,16 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         return render("problems.html", caller, problems=problem_rows(caller), left=left)
 
     async def problem_page(request: Request, caller: Caller) -> Response:
+        """The problem page both servers serve (serving/templates/problem.html), with what this class allows now."""
         problem = problem_of(request.path_params["slug"])
-        lang = "zh" if request.query_params.get("lang") == "zh" and (problem.root / "spec.zh.md").is_file() else "en"
-        html = statement.render(problem.root / ("spec.zh.md" if lang == "zh" else "spec.md"))
-        code, version = draft_of(caller, problem)
-        history = [_public(r) for r in store.submissions(caller.user.id, problem.slug, limit=HISTORY)]
-        return render("problem.html", caller, history=history, problem=problem, statement=html, lang=lang, code=code,
-                      version=version,
-                      has_zh=(problem.root / "spec.zh.md").is_file(), closed=config().closed(time.time()),
-                      hints=caller.user.admin or config().hints_now(time.time()),
-                      editorial=caller.user.admin or config().editorial_now(time.time()))
+        settings, now, admin, lang = config(), time.time(), caller.user.admin, current()
+        editorial, label = admin or settings.editorial_now(now), labeler(lang)
+        links = [(f"/submissions?problem={problem.slug}", label("nav.submissions")),
+                 *([(f"/problems/{problem.slug}/editorial", label("editorial.title"))] if editorial else [])]
+        return render("problem.html", caller, notice=None if admin else settings.closed(now), links=links,
+                      **problem_api.page_context(problem, settings.mode, label("problem.code"),
+                                                 hints=admin or settings.hints_now(now),
+                                                 editorial=editorial, force=False, cancel=False, lang=lang))
 
     async def editorial_page(request: Request, caller: Caller) -> Response:
         problem = problem_of(request.path_params["slug"])
@@ -566,7 +528,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
               methods=["POST"]),
         Route("/api/problems/{slug}/draft", endpoint(api_draft), methods=["GET"]),
         Route("/api/problems/{slug}/draft", endpoint(api_save_draft, changes=True), methods=["PUT"]),
-        Route("/api/problems/{slug}/run", endpoint(api_run, changes=True), methods=["POST"]),
+        *problem_api.routes(page, lambda handler, changes=False: endpoint(handler, changes=changes)),
         Route("/api/scoreboard", endpoint(api_scoreboard)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Mount("/vendor", StaticFiles(directory=WEB_VENDOR), name="vendor"),
@@ -576,6 +538,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
     async def lifespan(app: Starlette):
         await asyncio.to_thread(judges.start)
         yield
+        page.close()
         await asyncio.to_thread(judges.close)
 
     app = Starlette(routes=routes, lifespan=lifespan)

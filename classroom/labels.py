@@ -99,6 +99,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "signin.button": ("Sign in", "登录"),
     # the editorial
     "editorial.title": ("Editorial", "题解"),
+    "problem.code": ("your code (kept by the class's server)", "你的代码（保存在班级服务器上）"),
     "editorial.count": ("{n} accepted solutions, each a different route.", "{n} 份通过的解法，每份思路不同。"),
     "editorial.idea": ("The idea", "思路"),
     "editorial.time": ("time", "时间"),

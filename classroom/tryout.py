@@ -14,9 +14,9 @@ from pathlib import Path
 
 from coach.case import MAX_CASE_BYTES, parse_case
 from coach.hints import hint
-from coach.run import run_file
-from grading.report import to_json
+from coach.run import run_file, run_json
 from problems import Problem, ProblemError
+from serving.answers import finite
 
 RUNS_AT_ONCE = 2  # sandboxes the server starts for Runs at one time (the judges keep the rest)
 SOURCE_NAME = "submission.py"  # what tracebacks call the file, as a submission's
@@ -48,9 +48,10 @@ class Runs:
             times.append(now)
 
     def run(self, problem: Problem, code: str, given: object | None, level: int = 0) -> dict:
-        """The report's JSON of one run (its tests, console and traceback), on the sample when
-        `given` is None, else on {"input": given} checked as the practice page checks it; with a
-        `level`, the hint of that level (coach/hints.py: a WA on the sample or a stored test)."""
+        """One run as the page reads it (coach/run.py's run_json: the test, the console, both
+        outputs), on the sample when `given` is None, else on {"input": given} checked as the
+        practice page checks it; with a `level`, the hint of that level (coach/hints.py: a WA on
+        the sample or a stored test)."""
         workdir = Path(tempfile.mkdtemp(prefix="class-run-"))  # 0700: the code waits here, unseen
         try:
             source = workdir / SOURCE_NAME
@@ -69,15 +70,13 @@ class Runs:
             if not self.slots.acquire(timeout=60):
                 raise RunRefused(503, "the server is busy with other runs: try again in a moment")
             try:
-                report, _ = run_file(source, problem, case)
+                report, expected = run_file(source, problem, case)
                 found = hint(report, level) if level else None
             except ProblemError as exc:
                 raise RunRefused(400, str(exc).replace(str(workdir / "your-input.json"), "your input")) from None
             finally:
                 self.slots.release()
-            data = json.loads(to_json(report))
-            data["submission"] = SOURCE_NAME
-            data["input"] = "your input" if case else "the sample"
+            data = finite(run_json(report, expected, "your input" if case else "sample"))
             if found is not None:
                 data["hint"] = found.to_json()
             return data

@@ -16,7 +16,7 @@ import numpy as np
 from coach import COMMANDS, history
 from coach.editorial import editorial
 from coach.record import record_report
-from coach.run import run_file, side_by_side
+from coach.run import run_file, run_json, side_by_side
 from coach.starter import write_starter
 from coach.stress import stress
 from grading import report as render
@@ -156,14 +156,7 @@ def _run(args: argparse.Namespace) -> int:
     report, expected = run_file(args.file, problem, args.input)
     test = report.tests[0] if report.tests else None
     if args.json:
-        print(json.dumps({
-            "problem": report.problem.slug if report.problem else None, "verdict": report.verdict,
-            "message": report.message, "input": "sample" if args.input is None else str(args.input),
-            "output": test.got.tolist() if test is not None and test.got is not None else None,
-            "expected": expected.tolist() if expected is not None else None,
-            "test": render.test_json(test, report.problem) if test is not None else None,
-            **({"traceback": render.escaped(report.traceback, lines=True)} if report.traceback.strip() else {}),
-        }))
+        print(json.dumps(run_json(report, expected, "sample" if args.input is None else str(args.input))))
     else:
         print(render.to_text(report, colour=sys.stdout.isatty()))
         if test is not None and expected is not None and report.problem is not None:

@@ -48,6 +48,11 @@ def editorial(problem: Problem, force: bool = False) -> Editorial:
         return Editorial(False, f"{problem.slug}: not solved yet ({tries} attempt{'s' * (tries != 1)}, no AC on "
                                 "the full test set). The editorial shows the accepted solutions; try a hint first.",
                          tries)
+    return opened(problem, tries)
+
+
+def opened(problem: Problem, tries: int = 0) -> Editorial:
+    """The editorial, open (a class opens it when class.toml says so)."""
     idea, solutions, defect = explained(problem)
     message = f"{problem.title} ({problem.id}): {len(solutions)} accepted solutions, each a different route."
     if defect:  # make verify refuses such a package; the code is still worth showing

@@ -11,7 +11,7 @@ import numpy as np
 
 from coach.case import MAX_CASE_BYTES, parse_case
 from grading.judgement import Report
-from grading.report import problem_arg
+from grading.report import escaped, problem_arg, test_json
 from grading.session import Options, judge_file
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
@@ -76,6 +76,20 @@ def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tup
                     + (["--input", str(case_path)] if case_path else []))
     expected = np.asarray(made[0].expected, dtype=np.float64) if made else None
     return report, expected
+
+
+def run_json(report: Report, expected: np.ndarray | None, input_name: str) -> dict:
+    """A run as `run --json` prints it and both servers' pages read it: the verdict, the test, your
+    output and the reference's (`input_name`: "sample", or what the user's case is called)."""
+    test = report.tests[0] if report.tests else None
+    return {
+        "problem": report.problem.slug if report.problem else None, "verdict": report.verdict,
+        "message": report.message, "input": input_name,
+        "output": test.got.tolist() if test is not None and test.got is not None else None,
+        "expected": expected.tolist() if expected is not None else None,
+        "test": test_json(test, report.problem) if test is not None else None,
+        **({"traceback": escaped(report.traceback, lines=True)} if report.traceback.strip() else {}),
+    }
 
 
 def side_by_side(got: np.ndarray | None, expected: np.ndarray, abs_tol: float, rel_tol: float,

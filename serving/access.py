@@ -50,7 +50,7 @@ HEADERS = {  # both servers': no inline script or style, no framing, no sniffing
 # The practice page changes things with fetch() only, so it sends no Referer at all; the class's
 # pages post plain forms, whose Origin a browser sends as "null" under no-referrer.
 NO_REFERRER, SAME_ORIGIN = "no-referrer", "same-origin"
-STATIC = ("/static/", "/vendor/")
+STATIC = ("/static/", "/vendor/", "/page/")
 
 
 class TokenError(Exception):

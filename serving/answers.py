@@ -4,6 +4,8 @@ API and as a short HTML page for a person."""
 from __future__ import annotations
 
 import html
+import json
+import math
 import re
 
 from starlette.requests import Request
@@ -67,3 +69,32 @@ async def versioned_save(request: Request, limit: int) -> tuple[str, str]:
         raise Refused(428, "a save names the version it is based on (If-Match: the version the last load or save "
                            "gave)")
     return text, based_on
+
+
+def finite(value):
+    """`value` with every NaN or infinity as a string: Python's json writes them as bare NaN and
+    Infinity, which no browser's JSON.parse reads (a max rel err is inf where expected is 0)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite(v) for v in value]
+    return value
+
+
+def text(value: str, what: str) -> str:
+    """The value, refused (400) when it cannot be stored as UTF-8 (a lone surrogate from JSON's \\ud800)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, f"{what} is not valid text (a lone surrogate)") from None
+    return value
+
+
+def parsed(body: bytes, what: str):
+    """The JSON of a body; 400 for what is not JSON or is nested too deep for Python's parser."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise Refused(400, f"send JSON: {what}") from None

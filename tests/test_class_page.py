@@ -1,8 +1,12 @@
-"""The class student's problem page in a real headless Chromium (issue 37): the starter on first
-open, the code kept on the server as they type and there again after a reload or a submission;
-the list's titles as links by difficulty, the contest's time left, Rejudge all confirmed, the
-styled sign-in, and a class folder's store kept out of git; a submission followed in place
-while it is judged, what each test printed, and the pages in Chinese (issue 37's class pages)."""
+"""The class student's problem page in a real headless Chromium (issue 37): the practice page's own
+front end (serving/templates/problem.html, serving/static/page.js) over the class's store, in a
+class (mode "class") and in a running contest (mode "contest"; class.toml is rewritten between
+tests, and the server reads it again). The starter on first open, the code kept on the server as
+they type (and a second tab's save a conflict, never overwritten), Run on the sample and on an own
+input with the console, hints as class.toml allows, Submit followed on the page to its verdict, a
+contest's hidden test shown by its verdict and number only, the history with code and diff, the
+editorial as class.toml allows, the labels in Chinese; and the class's list, sign-in and store, a
+submission followed in place on its own page, what each test printed, and the pages in Chinese."""
 
 from __future__ import annotations
 
@@ -14,19 +18,50 @@ import time
 
 import pytest
 from class_server import Client, Server, add_users, class_folder, remove, solution, token
-from test_browser import SHOTS, browser, wait_for, wait_until  # noqa: F401  # the fixture
+from helpers import ROOT
+from test_browser import (  # noqa: F401  # the fixture
+    SHOTS,
+    browser,
+    csp_violations,
+    own_input_on,
+    wait_for,
+    wait_until,
+)
+
+from problems import load
 
 pytestmark = pytest.mark.slow  # a real Chromium and class server: seconds per page
+
+METHOD = load("gqa").method
+SAMPLE = json.loads((ROOT / "problems" / "gqa" / "tests" / "001-sample.json").read_text())["input"]
+PRINTS_WRONG = (solution("gqa", "wrong_answer") + "\n\nWrong = Solution\n\n\nclass Solution(Wrong):\n"
+                f"    def {METHOD}(self, *args, **kwargs):\n        print('hello from my code')\n"
+                f"        return super().{METHOD}(*args, **kwargs)\n")
+ACCEPTED = solution("gqa", "accepted")
+# Right on the sample, and on any other test an exception that quotes the test's input.
+LEAKS = (ACCEPTED + "\n\nRight = Solution\n\n\nclass Solution(Right):\n"
+         f"    def {METHOD}(self, X, *args, **kwargs):\n        if len(X) != {len(SAMPLE['X'])}:\n"
+         "            raise ValueError(f'secret input {X[0][0]!r}')\n"
+         f"        return super().{METHOD}(X, *args, **kwargs)\n")
+
+
+def contest_toml(**more: object) -> str:
+    end = dt.datetime.fromtimestamp(time.time() + 7200, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (f'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\nend = {end}\n'
+            + "".join(f"{k} = {v}\n" for k, v in more.items()))
+
+
+def class_toml(**more: object) -> str:
+    return 'title = "Page class"\nmode = "class"\n' + "".join(f"{k} = {v}\n" for k, v in more.items())
 
 
 @pytest.fixture(scope="module")
 def klass():
     folder = class_folder("judge-class-page-")
     folder.mkdir(parents=True)
-    end = dt.datetime.fromtimestamp(time.time() + 7200, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    (folder / "class.toml").write_text(f'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
-                                       f'end = {end}\nruns_per_minute = 2\n')
-    passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin", "ben,ben@example.org",
+    (folder / "class.toml").write_text(contest_toml())
+    passwords = add_users(folder, ["amy,amy@example.org", "tom,tom@example.org,admin", "ivy,ivy@example.org",
+                                   "zoe,zoe@example.org", "max,max@example.org", "ben,ben@example.org",
                                    "liu,liu@example.org"])
     server = Server(folder)
     try:
@@ -34,6 +69,12 @@ def klass():
     finally:
         server.stop()
         remove(folder)
+
+
+def settings(folder, text: str) -> None:
+    """class.toml rewritten: the server reads it again at the next request (its mtime changed)."""
+    (folder / "class.toml").write_text(text)
+    time.sleep(0.05)
 
 
 def sign_in(browser, server, password: str, target: str, name: str = "amy") -> None:  # noqa: F811
@@ -46,38 +87,204 @@ def sign_in(browser, server, password: str, target: str, name: str = "amy") -> N
 
 
 def editor_text(browser) -> str:  # noqa: F811
-    wait_until(lambda: browser.execute_script("return !!window.classEditor"), what="the editor")
-    return browser.execute_script("return window.classEditor.getValue()")
+    wait_until(lambda: browser.execute_script("return !!window.judgeEditor && window.judgeEditor.getValue() !== ''"),
+               what="the editor's text")
+    return browser.execute_script("return window.judgeEditor.getValue()")
 
 
-def test_the_starter_then_the_students_code_kept_across_a_reload_and_a_submit(klass, browser):  # noqa: F811
-    server, passwords, _ = klass
-    sign_in(browser, server, passwords["amy"], "/problems/gqa")
-    assert "class Solution:" in editor_text(browser)  # the starter, with the method to write
-    browser.execute_script("window.scrollTo(0, 3000)")  # the statement scrolls; the editor and Submit stay
-    time.sleep(0.3)
-    assert browser.execute_script("return window.scrollY") > 500
-    submit = browser.find_element("css selector", "form.stack button.primary")
-    assert 0 <= submit.rect["y"] - browser.execute_script("return window.scrollY") < 900
+def type_in(browser, source: str) -> None:  # noqa: F811
+    """Replace the editor's text, then wait for its save on the server."""
+    browser.execute_script("window.judgeEditor.setValue(arguments[0])", source)
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+
+
+def press(browser, button: str) -> None:  # noqa: F811
+    """Click a judging's button, the last result cleared first (so the next verdict is the new one's)."""
+    browser.execute_script("document.getElementById('result').innerHTML = ''")
+    browser.find_element("id", button).click()
+
+
+def verdict(browser, text: str, timeout: float = 120) -> str:  # noqa: F811
+    return " ".join(wait_for(browser, "#verdict", text, timeout).text.split())
+
+
+def test_the_starter_the_code_kept_by_version_and_a_second_tabs_save_never_overwritten(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    settings(folder, class_toml())
+    sign_in(browser, server, passwords["ivy"], "/problems/gqa", name="ivy")
+    assert "class Solution:" in editor_text(browser) and f"def {METHOD}(" in editor_text(browser)  # the starter
+    assert browser.find_element("id", "saved").text == "the starter"
+    pane = browser.find_element("id", "statement-pane")
+    browser.execute_script("arguments[0].scrollTop = 3000", pane)  # the statement scrolls; the editor and Submit stay
+    assert browser.execute_script("return arguments[0].scrollTop", pane) > 500
+    for button in ("run", "submit"):
+        rect = browser.find_element("id", button).rect
+        assert 0 < rect["y"] < browser.execute_script("return window.innerHeight") - rect["height"]
     assert browser.find_elements("css selector", ".CodeMirror-wrap")  # long lines wrap
-    browser.execute_script("window.classEditor.setValue('import numpy as np\\n\\n# mine, kept\\n')")
-    wait_for(browser, "#saved", "saved")
+    assert browser.find_element("css selector", ".CodeMirror").size["height"] >= 400  # the column, not 300 px
+    type_in(browser, "import numpy as np\n\n# mine, kept\n")
     browser.refresh()
     assert editor_text(browser) == "import numpy as np\n\n# mine, kept\n"
-    browser.execute_script("window.classEditor.setValue('# sent\\n')")
-    browser.find_element("css selector", "form.stack button.primary").click()  # before the autosave
-    wait_until(lambda: "/submissions/" in browser.current_url, what="the submission page")
-    sent = browser.current_url
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
     browser.get(f"{server.base}/problems/gqa")
-    assert editor_text(browser) == "# sent\n"  # the code sent comes back on the problem page
-    link = browser.find_element("css selector", "#history tbody a")  # their history: the submission, linked
-    assert link.get_attribute("href") == sent
-    browser.execute_script("window.classEditor.setValue('# sent\\n# and more\\n')")
-    wait_for(browser, "#saved", "saved")
-    link.click()
-    assert wait_for(browser, "#diff").text.splitlines()[-1] == "+# and more"  # the code judged against now
+    assert editor_text(browser) == "import numpy as np\n\n# mine, kept\n"
+    second = browser.current_window_handle
+    type_in(browser, "# from the second tab\n")
+    browser.switch_to.window(first)  # unchanged since: coming back, it takes the second tab's code
+    browser.execute_script("window.dispatchEvent(new Event('focus'))")
+    wait_until(lambda: editor_text(browser) == "# from the second tab\n", what="the first tab picks it up")
+    ivy = Client(server.base, bearer=token(folder, "ivy"))  # another client saves while this tab stays in front
+    version = ivy.get("/api/problems/gqa/draft").json()["version"]
+    assert ivy.request("PUT", "/api/problems/gqa/draft", b"# the second tab again\n",
+                       {"If-Match": f'"{version}"'}).status == 200
+    browser.execute_script("window.judgeEditor.replaceRange('x', {line: 0, ch: 0})")  # stale: refused and said
+    wait_for(browser, "#conflict", "saved in another tab")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SHOTS / "class-problem-draft.png"))
+    browser.save_screenshot(str(SHOTS / "class-conflict.png"))
+    assert ivy.get("/api/problems/gqa/draft").json()["code"] == "# the second tab again\n"  # nothing overwritten
+    browser.find_element("id", "conflict-reload").click()
+    assert editor_text(browser) == "# the second tab again\n"
+    assert not browser.find_element("id", "conflict").is_displayed()
+    browser.switch_to.window(second)
+    browser.close()
+    browser.switch_to.window(first)
+    assert csp_violations(browser) == []  # the class's CSP allows the shared page as it is
+
+
+def test_run_on_the_sample_and_an_own_input_with_the_console_is_no_submission(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    settings(folder, class_toml(runs_per_minute=3))
+    amy = Client(server.base, bearer=token(folder, "amy"))
+    before = amy.get("/api/submissions").json()
+    sign_in(browser, server, passwords["amy"], "/problems/gqa")
+    editor_text(browser)
+    type_in(browser, PRINTS_WRONG)
+    press(browser, "run")
+    assert verdict(browser, "on the sample") == "WA Wrong Answer on the sample"
+    assert browser.find_element("css selector", ".console pre.stdout").text == "hello from my code"
+    assert "first mismatch" in browser.find_element("css selector", "table.mismatch").text
+    fields = own_input_on(browser)  # the own-input editor, a field per argument, filled with the sample
+    assert sorted(fields) == sorted(SAMPLE)
+    press(browser, "run")
+    assert verdict(browser, "on your input") == "WA Wrong Answer on your input"
+    press(browser, "run")  # the third Run in a minute
+    verdict(browser, "on your input")
+    press(browser, "run")  # the fourth: refused
+    wait_for(browser, "#banner", "at most 3 runs a minute")
+    browser.find_element("id", "use-own").click()
+    assert amy.get("/api/submissions").json() == before  # a Run is no submission and no attempt
+    boss = Client(server.base, bearer=token(folder, "tom"))  # a script's Run sends its code and gets the report
+    bad = boss.post_json("/api/problems/gqa/run", {"code": PRINTS_WRONG, "input": {"X": [[1.0]]}})
+    assert (bad.status, bad.json()["error"]) == (400, "your input: input: missing argument 'W_Q' (and 10 more)")
+    good = boss.post_json("/api/problems/gqa/run", {"code": PRINTS_WRONG, "input": None})
+    assert (good.status, good.json()["verdict"], good.json()["test"]["output"]) == (200, "WA", "hello from my code\n")
+
+
+def test_hints_on_in_a_class_and_refused_in_a_running_contest(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    settings(folder, class_toml(runs_per_minute=20))
+    sign_in(browser, server, passwords["zoe"], "/problems/gqa", name="zoe")
+    editor_text(browser)
+    type_in(browser, PRINTS_WRONG)
+    press(browser, "hint")
+    wait_for(browser, "#hintbox h4", "Hint (level 1)")
+    assert "Your output goes wrong at step" in browser.find_element("id", "hintbox").text
+    browser.find_element("id", "hint-more").click()
+    wait_for(browser, "#hintbox h4", "Hint (level 2)")
+    bug = solution("gqa", "wrong_answer").splitlines()[0].removeprefix("# WRONG: ").rstrip(".")
+    assert f"The bug: {bug}" in browser.find_element("id", "hintbox").text
+    assert browser.find_element("css selector", ".console pre.stdout").text == "hello from my code"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.set_window_size(1400, 1240)  # the WA, the hint and the console in one picture
+    try:
+        browser.execute_script("document.getElementById('work-pane').scrollTop = "
+                               "document.getElementById('result').offsetTop - 120")
+        browser.save_screenshot(str(SHOTS / "class-wa-console-hint.png"))
+    finally:
+        browser.set_window_size(1400, 900)
+    settings(folder, contest_toml())
+    zoe = Client(server.base, bearer=token(folder, "zoe"))
+    off = zoe.post_json("/api/problems/gqa/hint?level=1", None)
+    assert (off.status, off.json()) == (403, {"error": "hints are off here (in a contest, until it ends)"})
+    browser.refresh()
+    editor_text(browser)
+    assert not browser.find_element("id", "hint").is_displayed()
+    assert not browser.find_element("css selector", 'button.rtab[data-pane="editorial"]').is_displayed()
+    assert zoe.get("/api/problems/gqa/editorial").json()["open"] is False
+
+
+def test_submit_followed_to_wa_then_ac_and_a_contests_hidden_test_by_its_verdict_only(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    settings(folder, contest_toml())
+    sign_in(browser, server, passwords["max"], "/problems/gqa", name="max")
+    editor_text(browser)
+    page = browser.current_url
+    type_in(browser, LEAKS)
+    press(browser, "submit")
+    wait_for(browser, "#banner", "")  # queued, then judging, then the verdict, on this page
+    said = verdict(browser, "tests passed")
+    assert re.fullmatch(r"RE Runtime Error on test 002-edge 1/\d+ tests passed · slowest \d+ ms", said), said
+    assert browser.current_url == page
+    rows = browser.find_elements("css selector", "#rows tr.test-row")
+    assert [r.find_elements("css selector", "td")[2].text for r in rows] == ["AC", "RE"]
+    detail = browser.find_element("css selector", "#rows tr.failing + tr.detail")
+    assert detail.text == "a hidden test: a contest shows its verdict and number only"  # no input, output, text
+    assert "secret" not in browser.find_element("id", "result").text
+    assert not detail.find_elements("css selector", "button.use-input")
+    max_ = Client(server.base, bearer=token(folder, "max"))
+    assert max_.get("/api/problems/gqa/sample?test=002-edge").status == 403  # nor its input through the API
+    browser.save_screenshot(str(SHOTS / "class-contest-hidden-test.png"))
+    type_in(browser, PRINTS_WRONG)
+    press(browser, "submit")
+    said = verdict(browser, "tests passed")
+    assert said.startswith("WA Wrong Answer on test 001-sample 0/"), said  # the sample: shown in full
+    assert "expected" in browser.find_element("css selector", "#rows tr.failing + tr.detail").text
+    type_in(browser, ACCEPTED)
+    press(browser, "submit")
+    said = verdict(browser, "Accepted")
+    total = len(load("gqa").test_files())
+    assert said.startswith(f"AC Accepted {total}/{total} tests passed"), said
+    assert len(browser.find_elements("css selector", "#rows tr.test-row")) == total
+    mine = max_.get("/api/submissions").json()
+    assert [s["verdict"] for s in mine] == ["AC", "WA", "RE"]  # three stored submissions, newest first
+    browser.find_element("css selector", 'button.rtab[data-pane="history"]').click()
+    lines = wait_for(browser, "#history tbody").find_elements("css selector", "tr.judging")
+    assert [line.find_element("css selector", ".verdict").text for line in lines] == ["AC", "WA", "RE"]
+    type_in(browser, ACCEPTED + "# and more\n")
+    lines[1].click()
+    wait_for(browser, "#judging-code .CodeMirror")
+    browser.find_element("css selector", 'button.jtab[data-view="diff"]').click()
+    diff = wait_for(browser, "#judging-diff").text.splitlines()
+    assert diff[:2] == [f"--- submission {mine[1]['id']}", "+++ your code now"] and "+# and more" in diff
+    browser.save_screenshot(str(SHOTS / "class-history-diff.png"))
+
+
+def test_the_editorial_in_a_class_and_the_labels_in_chinese(klass, browser):  # noqa: F811
+    from coach.editorial import accepted_solutions
+
+    server, passwords, folder = klass
+    settings(folder, class_toml())
+    sign_in(browser, server, passwords["amy"], "/problems/gqa")
+    editor_text(browser)
+    browser.find_element("css selector", 'button.rtab[data-pane="editorial"]').click()
+    wait_for(browser, "#editorial .solution .CodeMirror")
+    names = [h.text for h in browser.find_elements("css selector", "#editorial .solution h4")]
+    assert names == [s.name for s in accepted_solutions(load("gqa"))] and len(names) >= 2
+    assert not browser.find_elements("id", "force")
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
+    wait_for(browser, "#statement h2", "背景")
+    try:
+        labels = [browser.find_element("id", i).text for i in ("run", "submit", "hint")]
+        assert labels == ["运行", "提交", "提示"]
+        assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+        browser.get(f"{server.base}/problems/mha")  # the next problem opens in Chinese too
+        wait_for(browser, "#statement h2", "背景")
+        assert browser.find_element("id", "run").text == "运行"
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
+    wait_for(browser, "#run", "Run")
+    settings(folder, contest_toml())
 
 
 def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rejudge(klass, browser):  # noqa: F811
@@ -85,6 +292,7 @@ def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rej
     from problems.package import by_difficulty
 
     server, passwords, folder = klass
+    settings(folder, contest_toml())
     browser.delete_all_cookies()
     browser.get(f"{server.base}/signin")
     card = wait_for(browser, "section.signin")
@@ -108,94 +316,47 @@ def test_the_list_by_difficulty_with_linked_titles_time_left_and_a_confirmed_rej
     assert "class.toml" in status and "class.sqlite" not in status  # the store stays out of a checkout
 
 
-def test_run_on_the_sample_and_on_an_own_input_shows_results_and_console(klass, browser):  # noqa: F811
-    """Run: judged now, the per-test result and what the code printed shown; no submission made;
-    a few a minute per student (runs_per_minute = 2 here)."""
-    from helpers import ROOT
+def test_the_page_api_asks_the_csrf_token_and_shows_a_student_only_their_own(klass):
+    """The page's routes on the class's server: a change with the session cookie needs the CSRF
+    token; another student's judging, run or submission answers as one that does not exist."""
+    server, passwords, folder = klass
+    settings(folder, class_toml(runs_per_minute=20))
+    amy, ivy = Client(server.base), Client(server.base)
+    assert amy.sign_in("amy", passwords["amy"]).status == ivy.sign_in("ivy", passwords["ivy"]).status == 200
+    for method, path in (("POST", "run"), ("POST", "submit"), ("POST", "hint?level=1"), ("PUT", "source"),
+                         ("POST", "source")):
+        refused = amy.request(method, f"/api/problems/gqa/{path}", b"", {"Origin": amy.base})
+        assert (refused.status, refused.json()["error"]) == (
+            403, "refused: the CSRF token is missing or wrong (reload the page)"), path
+    assert Client(server.base).get("/api/problems/gqa/source").status == 401
+    run = amy.change("/api/problems/gqa/run", {"input": SAMPLE}).json()
+    assert (run["kind"], run["input"]) == ("run", "your input")
+    made = amy.submit("gqa", ACCEPTED).json()["id"]
+    for path in (f"/api/jobs/s{made}", f"/api/jobs/s{made}/events", f"/api/jobs/{run['job']}",
+                 f"/api/problems/gqa/history/{made}"):
+        assert ivy.get(path).status == 404, path
+    assert amy.wait_done(made)["verdict"] == "AC"
+    events = amy.get(f"/api/jobs/s{made}/events").text  # followed again after the fact: its verdict at once
+    assert events.startswith("event: done\n") and '"verdict": "AC"' in events
+    assert ivy.get("/api/problems/gqa/history").json() == []
 
-    from problems import load
+
+def test_a_reloaded_page_follows_its_submission_again_to_the_verdict(klass, browser):  # noqa: F811
+    from helpers import slow_decoder
 
     server, passwords, folder = klass
-    method = load("gqa").method
-    wrong = (solution("gqa", "wrong_answer") + "\n\nWrong = Solution\n\n\nclass Solution(Wrong):\n"
-             f"    def {method}(self, *args, **kwargs):\n        print('hello from my code')\n"
-             f"        return super().{method}(*args, **kwargs)\n")
-    sign_in(browser, server, passwords["amy"], "/problems/gqa")
+    settings(folder, class_toml())
+    sign_in(browser, server, passwords["amy"], "/problems/gqa_decode")
     editor_text(browser)
-    browser.execute_script("window.classEditor.setValue(arguments[0])", wrong)
-    before = Client(server.base, bearer=token(folder, "amy")).get("/api/submissions").json()
-    browser.find_element("id", "run").click()
-    wait_for(browser, "#run-verdict", "WA")
-    assert wait_for(browser, "#run-message").text.startswith("on the sample: ")
-    cells = [c.text for c in browser.find_elements("css selector", "#run-tests tbody td")]
-    assert cells[0].endswith("-sample") and cells[1] == "WA" and "expected" in cells[3]
-    assert "hello from my code" in browser.find_element("id", "run-console").text
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    browser.execute_script("document.getElementById('run-verdict').scrollIntoView()")
-    browser.save_screenshot(str(SHOTS / "class-problem-after-wa.png"))
-    sample = json.loads((ROOT / "problems" / "gqa" / "tests" / "001-sample.json").read_text())["input"]
-    browser.find_element("css selector", "#own-input-box summary").click()
-    browser.find_element("id", "own-input").send_keys(json.dumps(sample))
-    browser.find_element("id", "run").click()
-    wait_for(browser, "#run-message", "on your input")
-    assert browser.find_element("id", "run-verdict").text == "WA"
-    browser.execute_script("document.getElementById('own-input-box').scrollIntoView()")
-    browser.save_screenshot(str(SHOTS / "class-own-input.png"))
-    browser.find_element("id", "run").click()  # the third in a minute
-    wait_for(browser, "#run-message", "at most 2 runs a minute")
-    after = Client(server.base, bearer=token(folder, "amy")).get("/api/submissions").json()
-    assert after == before  # a Run is no submission and no attempt
-    boss = Client(server.base, bearer=token(folder, "tom"))
-    bad = boss.post_json("/api/problems/gqa/run", {"code": wrong, "input": {"X": [[1.0]]}})
-    assert (bad.status, bad.json()["error"]) == (400, "your input: input: missing argument 'W_Q' (and 10 more)")
-
-
-def test_hints_and_editorial_are_off_in_a_running_contest_and_on_in_a_class(klass, browser):  # noqa: F811
-    server, passwords, folder = klass
-    amy = Client(server.base, bearer=token(folder, "amy"))
-    wrong = solution("gqa", "wrong_answer")
-    off = amy.post_json("/api/problems/gqa/run", {"code": wrong, "input": None, "hint": 1})
-    assert (off.status, off.json()) == (403, {"error": "hints are off here (in a contest, until it ends)"})
-    sign_in(browser, server, passwords["amy"], "/problems/gqa")
-    assert not browser.find_elements("id", "run-hint") and not browser.find_elements("id", "editorial-link")
-    assert amy.get("/problems/gqa/editorial").status == 403
-    contest = (folder / "class.toml").read_text()
-    (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\nruns_per_minute = 20\n')
-    try:
-        browser.refresh()
-        editor_text(browser)
-        browser.execute_script("window.classEditor.setValue(arguments[0])", wrong + "\nprint('my print')\n")
-        wait_for(browser, "#run-bug").click()
-        wait_for(browser, "#run-verdict", "WA")
-        text = wait_for(browser, "#run-hint-text", "Hint: your output goes wrong at step").text
-        assert text.endswith(wrong.splitlines()[0].removeprefix("# WRONG: ").rstrip("."))  # level 2: the bug
-        browser.execute_script("document.getElementById('run-verdict').scrollIntoView()")
-        browser.save_screenshot(str(SHOTS / "class-problem-after-wa.png"))  # the console and a hint
-        from coach.editorial import accepted_solutions
-        from problems import load
-
-        browser.find_element("id", "editorial-link").click()
-        wait_for(browser, "section.solution")
-        names = [h.text for h in browser.find_elements("css selector", "section.solution h2")]
-        assert names == [s.name for s in accepted_solutions(load("gqa"))] and len(names) >= 2
-        # the idea and each approach's prose and complexity above its code (editorial.toml), then in Chinese
-        assert names[0] == "loop_heads_column_slices.py"
-        first = browser.find_element("css selector", "section.solution")
-        assert first.find_element("css selector", ".complexity").text == (
-            "time O(T·d_model² + h_q·T²·d_k) · memory O(T² + T·d_model)")
-        assert "Only one (T, T) score matrix lives at a time" in first.find_element("css selector", ".approach").text
-        assert browser.find_element("css selector", ".idea h2").text == "The idea"
-        assert browser.find_elements("css selector", ".idea .katex")  # $h_q$ typeset
-        browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
-        first = wait_for(browser, "section.solution .complexity", "时间")
-        assert first.text == "时间 O(T·d_model² + h_q·T²·d_k) · 内存 O(T² + T·d_model)"
-        approach = browser.find_element("css selector", "section.solution .approach")
-        assert "任何时刻只有一个 (T, T) 的分数矩阵" in approach.text
-        assert browser.find_element("css selector", ".idea h2").text == "思路"
-        browser.save_screenshot(str(SHOTS / "class-editorial-zh.png"))
-    finally:
-        browser.get(f"{server.base}/?lang=en")  # the cookie back to English for the tests after
-        (folder / "class.toml").write_text(contest)
+    type_in(browser, slow_decoder())  # seconds of CPU per test: still judging when the page comes back
+    press(browser, "submit")
+    wait_for(browser, "#banner", "judging")
+    browser.refresh()
+    wait_for(browser, "#banner", "it was running when this page loaded")
+    assert not browser.find_element("id", "submit").is_enabled()
+    total = len(load("gqa_decode").test_files())
+    assert verdict(browser, "Accepted", timeout=600).startswith(f"AC Accepted {total}/{total} tests passed")
+    assert browser.find_element("id", "submit").is_enabled()
 
 
 def _slow_printing() -> str:
@@ -217,6 +378,7 @@ def test_a_submission_is_followed_in_place_until_judged(klass, browser, mode):  
     from problems import load
 
     server, passwords, folder = klass
+    settings(folder, contest_toml(runs_per_minute=2))
     contest = (folder / "class.toml").read_text()
     if mode == "class":
         (folder / "class.toml").write_text('title = "Page class"\nmode = "class"\n')
@@ -269,6 +431,7 @@ def test_a_hidden_failure_followed_in_place_tells_only_its_verdict_and_number(kl
     from problems import load
 
     server, passwords, folder = klass
+    settings(folder, contest_toml())
     method = load("gqa").method
     quoting = (solution("gqa", "accepted") + "\n\nimport time\n\nPassing = Solution\n\n\nclass Solution(Passing):\n"
                f"    def {method}(self, *args, **kwargs):\n        time.sleep(0.6)\n"
@@ -295,6 +458,7 @@ def test_the_pages_in_chinese_and_the_choice_carried_both_ways(klass, browser): 
     from classroom.labels import LABELS
 
     server, passwords, folder = klass
+    settings(folder, contest_toml())
     sign_in(browser, server, passwords["liu"], "/", name="liu")
     assert browser.find_element("css selector", "main h1").text == "Problems"
     browser.find_element("css selector", "nav.languages a[lang=zh-CN]").click()
@@ -309,9 +473,11 @@ def test_the_pages_in_chinese_and_the_choice_carried_both_ways(klass, browser): 
         assert not [label for label in english if label in text], path  # no English label left
     browser.get(server.base + "/")
     browser.find_element("css selector", "tbody tr td a[href='/problems/gqa?lang=zh']").click()
-    wait_for(browser, ".tabs a.active", "中文")  # the statement in Chinese
+    wait_for(browser, "button.lang.active", "中文")  # the statement in Chinese
+    wait_for(browser, "#run", "运行")  # and the page's labels
     browser.find_element("css selector", "nav.languages a[lang=en]").click()  # the switch, on the problem page
-    wait_for(browser, ".tabs a.active", "English")
+    wait_for(browser, "button.lang.active", "English")
+    wait_for(browser, "#run", "Run")
     browser.get(server.base + "/submissions")
     assert wait_for(browser, "main h1").text == "Submissions"  # carried back
     boss = Client(server.base, bearer=token(folder, "tom"))

@@ -308,7 +308,7 @@ def test_a_students_draft_starts_as_the_starter_and_is_saved_by_version(klass):
     assert put(erin, "x = 3\n", saved.json()["version"]).status == 200
     assert erin.get("/api/problems/gqa/draft").json()["code"] == "x = 3\n"
     assert fred.get("/api/problems/gqa/draft").json()["version"] == "absent"  # one student's draft is theirs
-    assert "x = 3" in erin.get("/problems/gqa").text  # the page opens on it
+    assert erin.get("/api/problems/gqa/source").json()["source"] == "x = 3\n"  # the page opens on it
     assert erin.get("/api/problems/nosuch/draft").status == 404
 
 

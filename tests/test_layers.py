@@ -1,8 +1,9 @@
 """The layers, from the imports: problems/ and sandbox/ at the bottom, grading/ on them, testcases/
-and the practice layer (coach/) above, the web page (web/) and the class's server (classroom/,
-which may read from web/), both on serving/ (access and answers), above that, the command (judge/)
-on top. No import runs back up a layer, none goes around in a circle (function-local imports count
-too), and what runs inside the sandbox imports only the standard library, numpy and itself."""
+and the practice layer (coach/) above, the servers' shared part (serving/: access, answers, the
+problem page) above that, the web page (web/) and the class's server (classroom/, which may read
+from web/) on it, the command (judge/) on top. No import runs back up a layer, none goes around in
+a circle (function-local imports count too), and what runs inside the sandbox imports only the
+standard library, numpy and itself."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ ALLOWED = {  # a package may import itself and these
     "grading": {"problems", "sandbox"},
     "testcases": {"problems", "sandbox", "grading"},
     "coach": {"problems", "sandbox", "grading", "testcases"},
-    "serving": set(),  # both servers' access and answers: starlette only
+    "serving": {"problems", "sandbox", "grading", "testcases", "coach"},  # both servers' access, answers, page
     "web": {"problems", "sandbox", "grading", "testcases", "coach", "serving"},
     "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "web", "serving"},
     "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom", "serving"},
@@ -29,7 +30,8 @@ INSIDE = ROOT / "sandbox" / "inside"
 # them, not even in a string, as grading once rendered the practice layer's report.hint['level'].
 OWNED_KEYS = {
     "coach": {"hint", "speed", "ratio", "yours_ms", "reference_ms", "nonfinite", "bugs", "editorial"},
-    "web": {"event", "cancelled", "max_queued"},
+    "serving": {"event", "cancelled"},
+    "web": {"max_queued"},
     "classroom": {"rejudged", "user_id", "login", "password", "standings"},
 }
 

@@ -27,8 +27,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from coach import history  # noqa: E402
 from coach.editorial import _solutions  # noqa: E402
-from web.app import EDITORIAL_WORKERS, create_app  # noqa: E402
-from web.jobs import finite  # noqa: E402
+from serving.answers import finite  # noqa: E402
+from web.app import create_app  # noqa: E402
+from web.practice import EDITORIAL_WORKERS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = "http://127.0.0.1:8000"
@@ -103,7 +104,7 @@ def judged(client, slug: str, action: str, source: str | None = None, **kwargs) 
 def test_the_token_is_checked_before_routing(practice):
     with TestClient(create_app(TOKEN, practice=practice), base_url=HERE) as client:
         answers = [client.request(method, path) for method, path in (
-            ("GET", "/"), ("GET", "/problem/gqa"), ("GET", "/api/problems"), ("GET", "/static/app.js"),
+            ("GET", "/"), ("GET", "/problem/gqa"), ("GET", "/api/problems"), ("GET", "/page/page.js"),
             ("GET", "/no/such/route"), ("POST", "/api/problems"), ("DELETE", "/api/jobs/x/cancel"))]
         assert {a.status_code for a in answers} == {403}  # nobody without the token learns which routes exist
         assert len({a.text for a in answers if a.request.url.path.startswith("/api/")}) == 1
@@ -151,7 +152,7 @@ def test_the_host_given_is_answered_too(practice):
 
 
 def test_every_answer_carries_the_security_headers(client):
-    for path in ("/", "/problem/gqa", "/api/problems", "/problem/nope", "/api/nope", "/static/app.js"):
+    for path in ("/", "/problem/gqa", "/api/problems", "/problem/nope", "/api/nope", "/page/page.js"):
         answer = client.get(path)
         assert {k: answer.headers.get(k) for k in HEADERS} == HEADERS, path
     page = client.get("/problem/gqa")

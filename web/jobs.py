@@ -14,7 +14,6 @@ interrupts every running judging at once, without waiting: the event streams end
 from __future__ import annotations
 
 import json
-import math
 import os
 import queue
 import secrets
@@ -25,6 +24,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from serving.answers import finite
 
 CANCEL_GRACE_S = 5.0
 KEEP_JOBS = 200  # finished jobs kept for a page that reconnects
@@ -234,18 +235,6 @@ class JobQueue:
             else:
                 message = stderr.strip().splitlines()[-1] if stderr.strip() else f"the judge exited {code}"
                 job.end("done", {"event": "error", "message": message})
-
-
-def finite(value):
-    """`value` with every NaN or infinity as a string: Python's json writes them as bare NaN and
-    Infinity, which no browser's JSON.parse reads (a max rel err is inf where expected is 0)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite(v) for v in value]
-    return value
 
 
 def _interrupt(process: subprocess.Popen) -> None:

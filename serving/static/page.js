@@ -1,19 +1,25 @@
-// The problem page: statement with typeset math, the editor on practice/<slug>.py, Run, Submit,
-// Hint, Cancel, History and Editorial. Every judging happens on the server (python -m judge).
+// The problem page of both servers: statement with typeset math, the editor on the user's code
+// (practice/<slug>.py, or a student's draft kept by the class's server), Run, Submit, Hint, Cancel,
+// History and Editorial. Every judging happens on the server. What the page may do is the server's
+// word, in #page's data: mode (practice, class, contest), hints, editorial, force, cancel, test-inputs.
 //
-// Never losing work: every save names the version of the file it was based on (If-Match); a file
+// Never losing work: every save names the version of the code it was based on (If-Match); code
 // changed since (another tab, a terminal) is a conflict the user resolves, never an overwrite. A
-// tab that regains focus with no unsaved change picks up the file on disk. A reloaded page follows
-// the judging of its file that still runs; a server that goes away is said in a banner.
+// tab that regains focus with no unsaved change picks up the code saved elsewhere. A reloaded page
+// follows the judging that still runs; a server that goes away is said in a banner.
 "use strict";
 
 const page = document.getElementById("page");
 const slug = page.dataset.slug;
-const file = page.dataset.file;
+const file = page.dataset.file || "";  // the practice file named in the URL; none in a class
+const where = page.dataset.where;
+const practice = page.dataset.mode === "practice";
+const CHANGED = practice ? "changed on disk" : "saved in another tab";
 const LIMITS = {TLE: Number(page.dataset.timeLimit), MLE: Number(page.dataset.memoryLimit)};
 const csrf = document.querySelector('meta[name="csrf"]').content;
 const $ = (id) => document.getElementById(id);
-const api = (path) => `/api/problems/${slug}/${path}${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}`;
+const api = (path) => `/api/problems/${slug}/${path}` +
+  (file ? `${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}` : "");
 const TITLES = {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
                 OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"};
 const state = {
@@ -50,7 +56,7 @@ async function call(path, options = {}) {
 // -- the connection ----------------------------------------------------------------------------
 function lost(message) {
   $("lost-text").textContent = message || "Lost the connection to the server: it stopped, or the network is down. " +
-    "Your text stays in this tab; start the server again (make serve), then Retry.";
+    `Your text stays in this tab; ${practice ? "start the server again (make serve)" : "when the class's server is back"}, then Retry.`;
   $("lost").hidden = false;
   if (state.job) banner("error", `<span id="server-stopped">${esc(LABELS[pageLang()].stopped)}</span>`);
   if (state.job && state.job.source) { state.job.source.close(); state.job.source = null; }
@@ -63,12 +69,13 @@ async function retry() {
   try {
     response = await fetch("/api/ping", {credentials: "same-origin"});
   } catch (e) {
-    $("lost-text").textContent = "Still no answer from the server. Start it again (make serve), then Retry.";
+    $("lost-text").textContent = `Still no answer from the server. ${practice ? "Start it again (make serve), then " : ""}Retry.`;
     return;
   }
   if (!response.ok) {
-    $("lost-text").textContent = response.status === 403
-      ? "The server answers, but this tab's session ended (it restarted, or has another token): open the URL it printed."
+    $("lost-text").textContent = response.status === 403 || response.status === 401
+      ? (practice ? "The server answers, but this tab's session ended (it restarted, or has another token): open the URL it printed."
+        : "The server answers, but this tab's session ended: sign in again (reload the page).")
       : `The server answers ${response.status}: Retry in a moment.`;
     return;
   }
@@ -100,6 +107,7 @@ const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
        history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
        reset: "Reset to sample", use: "use this test as input",
+       hidden: "a hidden test: a contest shows its verdict and number only",
        ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
        kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
        fieldLine: (name, line, what) => `${name}, line ${line}: ${what}`,
@@ -111,6 +119,7 @@ const LABELS = {
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
        history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
        reset: "恢复样例", use: "用此测试作为输入",
+       hidden: "隐藏测试点：比赛中只显示结果和编号",
        ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
        kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
        fieldLine: (name, line, what) => `${name} 第 ${line} 行：${what}`,
@@ -136,6 +145,8 @@ function applyLabels(lang) {
 async function showStatement(lang) {
   const target = $("statement");
   localStorage.setItem("judge-lang", lang);
+  // the class's pages read the choice from their cookie (classroom/language.py): carried to them too
+  if (!practice) document.cookie = `judge-lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
   applyLabels(lang);
   try {
     const body = await call(`/api/problems/${slug}/statement?lang=${lang}`);
@@ -170,7 +181,7 @@ function scheduleSave(ms) {
 
 editor.on("change", () => {
   if (!dirty()) return;
-  if (state.conflict) { $("saved").textContent = "not saved: the file changed on disk (see above)"; return; }
+  if (state.conflict) { $("saved").textContent = `not saved: ${CHANGED} (see above)`; return; }
   $("saved").textContent = "editing…";
   scheduleSave(800);
 });
@@ -178,7 +189,7 @@ editor.on("change", () => {
 async function save(overwrite = false) {
   clearTimeout(saveTimer);
   while (state.saving) await state.saving.catch(() => {});  // one save at a time
-  if (state.conflict && !overwrite) throw new Error("the file changed on disk: reload it or overwrite it first");
+  if (state.conflict && !overwrite) throw new Error(`the code was ${CHANGED}: reload it or overwrite it first`);
   const text = editor.getValue();
   if (!overwrite && text === state.savedText) return;
   const based = overwrite ? state.conflict.version : state.base;
@@ -216,11 +227,11 @@ function showConflict(disk) {
   clearTimeout(saveTimer);
   state.conflict = {version: disk.version, source: disk.source};
   $("conflict-text").textContent = disk.version === "absent"
-    ? `practice/${file} was deleted on disk since this tab loaded it.`
-    : `practice/${file} changed on disk since this tab loaded it (another tab, or an editor): reload it, or ` +
-      "overwrite it with this tab's text.";
+    ? `${where} was deleted on disk since this tab loaded it.`
+    : `${where} ${CHANGED} since this tab loaded it (${practice ? "another tab, or an editor" : "this code is not saved"}): ` +
+      "reload it, or overwrite it with this tab's text.";
   $("conflict").hidden = false;
-  $("saved").textContent = "not saved: changed on disk";
+  $("saved").textContent = `not saved: ${CHANGED}`;
 }
 
 function hideConflict() {
@@ -233,7 +244,7 @@ $("conflict-reload").addEventListener("click", async () => {
   if (!disk || disk.source === null) disk = await call(api("source"), {method: "POST"}).catch(() => null);
   if (!disk) return;
   hideConflict();
-  applyDisk(disk, "reloaded from disk");
+  applyDisk(disk, practice ? "reloaded from disk" : "reloaded");
 });
 $("conflict-overwrite").addEventListener("click", () => save(true).catch(() => {}));
 
@@ -243,14 +254,14 @@ async function loadSource() {
     body = await call(api("source"));
   } catch (e) {
     if (e.status !== 404) { $("saved").textContent = e.message; return; }
-    if (file !== `${slug}.py`) {  // another name came with the URL: created only by the person's click
+    if (file && file !== `${slug}.py`) {  // another name came with the URL: created only by the person's click
       $("saved").textContent = "does not exist yet";
       $("create-file").hidden = false;
       return;
     }
-    body = await call(api("source"), {method: "POST"});  // the problem's own file: its starter, by a POST
+    body = await call(api("source"), {method: "POST"});  // the problem's own code: its starter, by a POST
   }
-  applyDisk(body, body.created ? "a new starter file" : "");
+  applyDisk(body, body.created ? (practice ? "a new starter file" : "the starter") : "");
   editor.clearHistory();
 }
 
@@ -269,7 +280,7 @@ async function pickUp() {
   try { body = await call(api("source")); } catch (e) { return; }
   if (body.version === state.base || state.saving) return;
   if (dirty()) showConflict(body);
-  else applyDisk(body, "reloaded: the file changed on disk");
+  else applyDisk(body, `reloaded: ${CHANGED}`);
 }
 window.addEventListener("focus", pickUp);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) pickUp(); });
@@ -278,7 +289,7 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) pick
 async function ready() {
   if (dirty() || state.conflict) { await save(); return; }
   await pickUp();
-  if (state.conflict) throw new Error("the file changed on disk");
+  if (state.conflict) throw new Error(`the code was ${CHANGED}`);
 }
 
 // -- own input: a field per argument (own_input.js), filled from the sample or a test ------------
@@ -360,6 +371,7 @@ function mismatch(m) {
 }
 
 function consolePanel(t, extraTraceback) {
+  if (t && !("output" in t) && !t.traceback && !extraTraceback) return "";  // a stored judging keeps no output
   const output = t && t.output ? t.output : "";
   const traceback = (t && t.traceback) || extraTraceback || "";
   const size = t && t.output_size > output.length ? ` (${t.output_size} bytes in all, shortened)` : "";
@@ -376,7 +388,8 @@ function testDetail(t) {
     mismatch(t.mismatch) +
     (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
-    (t.verdict !== "AC" && /^[0-9]{3}-/.test(t.name) ?
+    (t.hidden ? `<p class="note">${esc(LABELS[pageLang()].hidden)}</p>` : "") +
+    (t.verdict !== "AC" && !t.hidden && /^[0-9]{3}-/.test(t.name) ?
       useButton(t.name) : "") +
     consolePanel(t) + "</div>";
 }
@@ -414,16 +427,18 @@ $("result").addEventListener("click", (e) => {
   row.querySelector(".open").textContent = detail.hidden ? "▸" : "▾";
 });
 
+const STATES = {queued: "queued: waiting for a judge", judging: "judging"};
 function describe(summary) {
   if (summary.kind === "run") return `running on ${summary.input ? "your input" : "the sample"}`;
   if (summary.kind === "hint") return `judging for a hint (level ${summary.level || 1})`;
-  return "judging";
+  return STATES[summary.state] || "judging";
 }
 
 function skeleton(summary, note) {
   $("result").innerHTML = `<div id="banner" class="banner pending">${esc(describe(summary))}…` +
     `${note ? ` <span class="muted">${esc(note)}</span>` : ""}</div>` +
-    (summary.kind === "run" ? `<div id="run-out"></div>` : `<div id="hintbox"></div><div id="report-extra"></div>${testsTable()}`);
+    (summary.kind === "run" ? `<div id="run-out"></div>`
+      : `<div id="hintbox"></div><div id="report-extra"></div><div id="run-out"></div>${testsTable()}`);
 }
 
 function follow(summary, note) {
@@ -442,10 +457,14 @@ function follow(summary, note) {
     banner("pending", `${esc(describe(summary))}… ${t.index}/${t.total} tests judged` +
            `${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
   });
+  source.addEventListener("state", (e) => {  // a class's submission: queued, then judging
+    const now = JSON.parse(e.data).state;
+    banner("pending", `${esc(STATES[now] || now)}…${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
+  });
   source.addEventListener("done", (e) => {
     end();
     const report = JSON.parse(e.data).report;
-    if (summary.kind === "run") showRun(report); else showReport(summary, report);
+    if ("test" in report) showRun(report); else showReport(summary, report);  // a Run's, or a judging's
   });
   source.addEventListener("error", (e) => {
     if (e.data) {  // the judging's own error: the judge said why
@@ -542,6 +561,7 @@ function grid(rows, reference) {
 
 function showRun(r) {
   const on = r.input === "sample" ? "the sample" : "your input";
+  ["tests", "hintbox"].forEach((id) => { if ($(id)) $(id).remove(); });  // a class's hint is a Run's
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
          `${esc(TITLES[r.verdict] || r.verdict)}</span> on ${on}</span>`);
   const t = r.test;
@@ -550,8 +570,10 @@ function showRun(r) {
   const printed = consolePanel(t, r.traceback);
   const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
   const use = r.input === "sample" && r.verdict !== "AC" && t && /^[0-9]{3}-/.test(t.name) ? useButton(t.name) : "";
-  $("run-out").innerHTML = (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
+  $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
     (t && t.mismatch ? mismatch(t.mismatch) : "") + use + (compared ? outputs + printed : printed + outputs);
+  const more = $("hint-more");
+  if (more) more.addEventListener("click", () => submit("hint", 2));
 }
 
 async function submit(kind, level = 1) {
@@ -559,8 +581,10 @@ async function submit(kind, level = 1) {
   showPane("result");
   try { await ready(); } catch (e) { banner("error", esc(`not judged: ${e.message}`)); return; }
   const path = kind === "hint" ? api(`hint?level=${level}`) : api("submit");
+  const payload = kind === "hint" ? ownPayload() : "";
+  if (payload === null) return;
   try {
-    follow(await call(path, {method: "POST"}));
+    follow(await call(path, {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
     banner("error", esc(e.message));
   }
@@ -570,20 +594,24 @@ async function run() {
   if ($("run").disabled) return;
   showPane("result");
   try { await ready(); } catch (e) { banner("error", esc(`not run: ${e.message}`)); return; }
-  let payload = "";
-  if ($("use-own").checked) {
-    try {
-      payload = JSON.stringify({input: OwnInput.read($("own-fields"), LABELS[pageLang()])});
-    } catch (e) {
-      if (!(e instanceof OwnInput.FieldError)) throw e;
-      banner("error", `<span id="own-error">${esc(LABELS[pageLang()].fieldLine(e.field, e.line, e.message))}</span>`);
-      return;
-    }
-  }
+  const payload = ownPayload();
+  if (payload === null) return;
   try {
     follow(await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
     banner("error", esc(e.message));
+  }
+}
+
+// The own input's JSON when it is chosen, "" for the sample, null (and the field's error said) when it does not read.
+function ownPayload() {
+  if (!$("use-own").checked) return "";
+  try {
+    return JSON.stringify({input: OwnInput.read($("own-fields"), LABELS[pageLang()])});
+  } catch (e) {
+    if (!(e instanceof OwnInput.FieldError)) throw e;
+    banner("error", `<span id="own-error">${esc(LABELS[pageLang()].fieldLine(e.field, e.line, e.message))}</span>`);
+    return null;
   }
 }
 
@@ -618,7 +646,7 @@ async function showHistory() {
     `<th>passed</th><th>slowest</th><th></th></tr></thead><tbody>` +
     rows.slice().reverse().map((r) => `<tr class="judging" data-id="${r.id}" tabindex="0" title="${esc(r.time)} UTC">` +
       `<td class="nowrap">${esc(when(r.time))}</td><td>${esc(r.kind)}${r.full === false && r.kind === "submit" ? " (some tests)" : ""}</td>` +
-      `<td>${badge(r.verdict)}</td><td>${r.passed}/${r.total}</td><td class="nowrap">${ms(r.slowest_ms)}</td>` +
+      `<td>${badge(r.verdict)}</td><td>${r.passed == null ? "-" : `${r.passed}/${r.total}`}</td><td class="nowrap">${ms(r.slowest_ms)}</td>` +
       `<td><span class="link">code</span></td></tr>`).join("") +
     `</tbody></table><div id="judging"></div>`;
   $("history").querySelectorAll("tr.judging").forEach((tr) => tr.addEventListener("click", () => showJudging(tr.dataset.id)));
@@ -632,12 +660,13 @@ async function showJudging(id) {
     target.innerHTML = `<p class="muted">The code of this judging was not kept (an older history).</p>`;
     return;
   }
-  target.innerHTML = `<h4>${badge(j.verdict)} ${esc(j.kind)} of ${esc(when(j.time))}: ${j.passed}/${j.total} tests passed, ` +
+  target.innerHTML = `<h4>${badge(j.verdict)} ${esc(j.kind)} of ${esc(when(j.time))}: ` +
+    `${j.passed == null ? "" : `${j.passed}/${j.total} tests passed, `}` +
     `slowest ${ms(j.slowest_ms)}</h4><div class="tabs"><button class="jtab active" data-view="code">its code</button>` +
-    `<button class="jtab" data-view="diff">diff against the current file</button></div>` +
+    `<button class="jtab" data-view="diff">diff against ${practice ? "the current file" : "your code now"}</button></div>` +
     `<div id="judging-code" class="code"></div><pre id="judging-diff" class="diff" hidden></pre>`;
   readOnly($("judging-code"), body.source);
-  $("judging-diff").innerHTML = body.same ? `<span class="muted">the same as the file now</span>` : (body.diff || []).map((line) => {
+  $("judging-diff").innerHTML = body.same ? `<span class="muted">the same as ${practice ? "the file" : "your code"} now</span>` : (body.diff || []).map((line) => {
     const kind = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
     return `<span class="${kind}">${esc(line)}</span>`;
   }).join("\n");
@@ -665,8 +694,8 @@ async function showEditorial(force) {
   target.dataset.lang = lang;
   target.dataset.force = force ? "1" : "";
   if (!body.open) {
-    target.innerHTML = `<p>${esc(body.message)}</p><button id="force">${words.anyway}</button>`;
-    $("force").addEventListener("click", () => showEditorial(true));
+    target.innerHTML = `<p>${esc(body.message)}</p>` + (page.dataset.force === "1" ? `<button id="force">${words.anyway}</button>` : "");
+    if ($("force")) $("force").addEventListener("click", () => showEditorial(true));
     return;
   }
   // The package's prose, its $...$ typeset as the statement's math is.
@@ -724,7 +753,7 @@ $("divider").addEventListener("keydown", (e) => {
 
 // -- start -------------------------------------------------------------------------------------
 async function start() {
-  const kept = localStorage.getItem("judge-lang");
+  const kept = page.dataset.lang || localStorage.getItem("judge-lang");  // the class's server says its pages' language
   showStatement(kept && document.querySelector(`button.lang[data-lang="${kept}"]`) ? kept : "en");
   await loadSource();
   try {  // a judging of this file still running (the page was reloaded): follow it again
