@@ -21,7 +21,7 @@ class Solution:
     def adamw_steps(self, theta, grads, lr, beta1, beta2, eps, weight_decay):
         params = np.asarray(theta, dtype=np.float64)
         adam = scale_by_adam(beta1, beta2, eps)
-        for grad in np.asarray(grads, dtype=np.float64):
-            direction = adam(grad) + weight_decay * params  # add_decayed_weights on the old params
+        for grad in grads:
+            direction = adam(np.asarray(grad, dtype=np.float64)) + weight_decay * params  # add_decayed_weights on the old params
             params = params + (-lr) * direction
         return params

@@ -7,7 +7,8 @@ class Solution:
         param = np.array(theta, dtype=np.float64)
         exp_avg = np.zeros_like(param)
         exp_avg_sq = np.zeros_like(param)
-        for step, grad in enumerate(np.asarray(grads, dtype=np.float64), start=1):
+        for step, grad in enumerate(grads, start=1):
+            grad = np.asarray(grad, dtype=np.float64)  # one step's gradient at a time
             param *= 1 - lr * weight_decay
             exp_avg += (grad - exp_avg) * (1 - beta1)  # torch's lerp_(grad, 1 - beta1)
             exp_avg_sq *= beta2

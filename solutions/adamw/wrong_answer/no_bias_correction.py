@@ -1,4 +1,4 @@
-# WRONG: no bias correction, m and v used as they are (too small in the early steps); MLX's AdamW had none before ml-explore/mlx PR #1640, and BVLC/caffe issue #4224 reports it.
+# WRONG: no bias correction, m and v used as they are (too small in the early steps); MLX's AdamW had none before ml-explore/mlx PR #1640.
 import numpy as np
 
 
