@@ -67,7 +67,6 @@ from serving.store import Ask
 log = logging.getLogger("classroom")
 
 HERE = Path(__file__).resolve().parent
-WEB_VENDOR = HERE.parent / "web" / "static" / "vendor"  # the single-user page's KaTeX and CodeMirror, read-only
 COOKIE = "class_session"
 MAX_BODY = 2 * MAX_SOURCE_BYTES + 4096  # a JSON-escaped source may take twice its bytes
 VERDICTS = [v.value for v in Verdict]
@@ -531,7 +530,6 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         *problem_api.routes(page, lambda handler, changes=False: endpoint(handler, changes=changes)),
         Route("/api/scoreboard", endpoint(api_scoreboard)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-        Mount("/vendor", StaticFiles(directory=WEB_VENDOR), name="vendor"),
     ]
 
     @contextlib.asynccontextmanager

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from classroom.judging import cores
-from web.cli import cannot_bind, url_host
+from serving.listening import can_listen, url_host
 
 
 class UsageError(Exception):
@@ -101,9 +101,7 @@ def serve(argv: list[str]) -> int:
     except (UsageError, ConfigError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    unbound = cannot_bind(args.host, args.port)
-    if unbound is not None:
-        print(f"error: {unbound}", file=sys.stderr)
+    if not can_listen(args.host, args.port):
         return 2
     from classroom.secret import masked
 

@@ -28,6 +28,7 @@ from serving.store import Ask, ProblemStore
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
+VENDOR = HERE / "vendor"  # KaTeX and CodeMirror, vendored by serving/vendor.sh
 PAGE_STATIC = "/page"  # where both servers serve the page's script and CSS
 STREAM_POLL_S = 0.1
 
@@ -162,4 +163,5 @@ def routes(store: ProblemStore, wrap: Callable[..., Callable[[Request], Awaitabl
         Route("/api/jobs/{job}/events", wrap(api_events)),
         Route("/api/jobs/{job}/cancel", wrap(api_cancel, changes=True), methods=["POST"]),
         Mount(PAGE_STATIC, StaticFiles(directory=STATIC), name="page"),
+        Mount("/vendor", StaticFiles(directory=VENDOR), name="vendor"),
     ]

@@ -22,7 +22,7 @@ ALLOWED = {  # a package may import itself and these
     "coach": {"problems", "sandbox", "grading", "testcases"},
     "serving": {"problems", "sandbox", "grading", "testcases", "coach"},  # both servers' access, answers, page
     "web": {"problems", "sandbox", "grading", "testcases", "coach", "serving"},
-    "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "web", "serving"},
+    "classroom": {"problems", "sandbox", "grading", "testcases", "coach", "serving"},  # not web: beside it
     "judge": {"problems", "sandbox", "grading", "testcases", "coach", "web", "classroom", "serving"},
 }
 INSIDE = ROOT / "sandbox" / "inside"

@@ -120,7 +120,7 @@ def test_the_token_sets_the_cookie_then_leaves_the_url(practice):
         cookie = first.headers["set-cookie"]
         assert cookie.startswith("judge_session=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
         assert client.get("/api/problems").status_code == 200  # the cookie from now on
-        assert client.get("/static/vendor/katex/katex.min.js").status_code == 200
+        assert client.get("/vendor/katex/katex.min.js").status_code == 200
 
 
 @pytest.mark.parametrize("where", ["query", "cookie", "csrf"])

@@ -35,7 +35,6 @@ from web.practice import PracticeStore
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-VENDOR = HERE / "static" / "vendor"  # KaTeX and CodeMirror (web/vendor.sh), the class's server serves them too
 
 
 def create_app(token: str, practice: Path | None = None, workers: int | None = None, host: str = "127.0.0.1",
@@ -90,7 +89,6 @@ def create_app(token: str, practice: Path | None = None, workers: int | None = N
         Route("/api/problems", guarded(api_problems)),
         *problem_api.routes(store, guarded),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
-        Mount("/vendor", StaticFiles(directory=VENDOR), name="vendor"),
     ]
 
     @contextlib.asynccontextmanager

@@ -16,6 +16,8 @@ import sys
 import threading
 from pathlib import Path
 
+from serving.listening import can_listen, url_host
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 GRACEFUL_S = 2  # what uvicorn grants a connection that is still open at shutdown
 
@@ -57,9 +59,7 @@ def main(argv: list[str]) -> int:
     except TokenError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    unbound = cannot_bind(args.host, args.port)
-    if unbound is not None:
-        print(f"error: {unbound}", file=sys.stderr)
+    if not can_listen(args.host, args.port):
         return 2
     if token is None:
         try:
@@ -90,19 +90,3 @@ def main(argv: list[str]) -> int:
         app.state.shutdown()
     return 0
 
-
-def cannot_bind(host: str, port: int) -> str | None:
-    """Why the server could not listen on host:port, in one line, or None: said before a URL that
-    would not work is printed."""
-    try:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as exc:
-        return f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)"
-    return None
-
-
-def url_host(host: str) -> str:
-    """The host as a URL names it (an IPv6 address in brackets)."""
-    return f"[{host}]" if ":" in host else host
