@@ -1,0 +1,17 @@
+# WRONG: bias correction applied to the first moment only; v is used uncorrected, so early steps are far too large.
+import numpy as np
+
+
+class Solution:
+    def adamw_steps(self, theta, grads, lr, beta1, beta2, eps, weight_decay):
+        theta = np.array(theta, dtype=np.float64)
+        m = np.zeros_like(theta)
+        v = np.zeros_like(theta)
+        for t, g in enumerate(np.asarray(grads, dtype=np.float64), start=1):
+            theta = theta - lr * weight_decay * theta
+            m = beta1 * m + (1 - beta1) * g
+            v = beta2 * v + (1 - beta2) * g * g
+            m_hat = m / (1 - beta1**t)
+            v_hat = v
+            theta = theta - lr * m_hat / (np.sqrt(v_hat) + eps)
+        return theta

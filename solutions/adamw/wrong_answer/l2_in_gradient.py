@@ -1,0 +1,17 @@
+# WRONG: weight decay as L2 added to the gradient (torch.optim.Adam's weight_decay), not decoupled: Loshchilov & Hutter's motivating bug.
+import numpy as np
+
+
+class Solution:
+    def adamw_steps(self, theta, grads, lr, beta1, beta2, eps, weight_decay):
+        theta = np.array(theta, dtype=np.float64)
+        m = np.zeros_like(theta)
+        v = np.zeros_like(theta)
+        for t, g in enumerate(np.asarray(grads, dtype=np.float64), start=1):
+            g = g + weight_decay * theta
+            m = beta1 * m + (1 - beta1) * g
+            v = beta2 * v + (1 - beta2) * g * g
+            m_hat = m / (1 - beta1**t)
+            v_hat = v / (1 - beta2**t)
+            theta = theta - lr * m_hat / (np.sqrt(v_hat) + eps)
+        return theta
