@@ -1,0 +1,13 @@
+# WRONG: the sine written to both columns of a pair: no cosine at all.
+import numpy as np
+
+
+class Solution:
+    def sinusoidal_encoding(self, positions, d_model, base):
+        p = np.asarray(positions, dtype=np.float64)
+        omega = 1.0 / base ** (np.arange(0, d_model, 2, dtype=np.float64) / d_model)
+        angles = p[..., None] * omega
+        pe = np.empty(p.shape + (d_model,))
+        pe[..., 0::2] = np.sin(angles)
+        pe[..., 1::2] = np.sin(angles)
+        return pe
