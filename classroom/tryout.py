@@ -6,6 +6,7 @@ server's own sandbox judges it; with one a worker does (remote_runs.py) and this
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import threading
@@ -18,6 +19,8 @@ from coach.case import MAX_CASE_BYTES, parse_case
 from coach.hints import hint
 from coach.run import run_file, run_json
 from problems import Problem, ProblemError
+from sandbox.sandbox import Sandbox, run_label
+from sandbox.view import checkout_root
 from serving.answers import finite
 
 RUNS_AT_ONCE = 2  # sandboxes the server starts for Runs at one time (the judges keep the rest)
@@ -25,6 +28,7 @@ RUNS_IN_FLIGHT = 8  # Runs one server waits on at once when workers judge them (
 RUN_WAIT_S = 30  # with a queue: how long a Run waits for a worker to take it (`serve --run-wait`)
 SOURCE_NAME = "submission.py"  # what tracebacks call the file, as a submission's
 CASE_NAME = "your-input.json"
+LABEL = "class-run-{pid}"  # a Run's sandbox in `ps` (sandbox_processes): which process judged it
 
 # A Run judged elsewhere: (problem slug, code, the own input or None, hint level) -> the report.
 RunJudge = Callable[[str, str, object, int], dict]
@@ -64,11 +68,14 @@ def judged_run(problem: Problem, code: str, given: object | None, level: int = 0
         if raw is not None:
             case = workdir / CASE_NAME
             case.write_bytes(raw)
+        sandbox = Sandbox(label=run_label(LABEL.format(pid=os.getpid())), secrets=[checkout_root(), workdir])
         try:
-            report, expected = run_file(source, problem, case)
+            report, expected = run_file(source, problem, case, sandbox)
             found = hint(report, level) if level else None
         except ProblemError as exc:
             raise RunRefused(400, str(exc).replace(str(workdir / CASE_NAME), "your input")) from None
+        finally:
+            sandbox.close()  # also when the input was refused after the sandbox began to start
         data = finite(run_json(report, expected, "your input" if case else "sample"))
         if found is not None:
             data["hint"] = finite(found.to_json())
