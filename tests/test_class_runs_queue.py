@@ -32,6 +32,7 @@ class Solution:
         while True:  # a Run that lasts until its time limit: a worker can be killed in the middle of it
             pass
 """
+BACKLOG = 4  # submissions queued ahead of a Run, each a TLE judging of seconds
 REPORT_KEYS = {"problem", "verdict", "message", "input", "output", "expected", "test"}  # coach/run.py's run_json
 
 
@@ -40,7 +41,8 @@ def queue_class(tmp_path):
     folder = class_folder("judge-class-runs-")
     folder.mkdir(parents=True)
     (folder / "class.toml").write_text('mode = "class"\nruns_per_minute = 30\n')
-    add_users(folder, ["ann,ann@example.org", "teach,teach@example.org,admin"])
+    add_users(folder, ["ann,ann@example.org", "teach,teach@example.org,admin"]
+              + [f"s{i},s{i}@example.org" for i in range(BACKLOG)])
     redis = RedisServer(tmp_path)
     (tmp_path / "queue-url").write_text(redis.url)
     try:
@@ -203,6 +205,31 @@ def test_a_worker_killed_mid_run_leaves_it_to_another_which_answers(queue_class)
         assert (replies[0].json()["verdict"], replies[0].json()["input"]) == ("TLE", "sample")
         assert time.monotonic() - killed >= 5  # the killed worker's heartbeat timeout passed first
         assert seen["other"] > 0 and seen["server"] == 0, seen  # the other worker judged it again
+    finally:
+        for process in workers:
+            process.stop()
+        server.stop()
+
+
+def test_a_run_does_not_wait_behind_a_backlog_of_submissions(queue_class):
+    """One worker thread, four slow submissions queued first: the Run, on its own queue and taken
+    first, is answered while most of them still wait (at most the one being judged goes before it)."""
+    folder, redis, queue_file = queue_class
+    server = Server(folder, "--queue-file", str(queue_file), "--run-wait", str(WAIT_S))
+    workers = []
+    try:
+        workers = [worker(redis.url, folder.parent / "worker.log")]
+        teach = Client(server.base, token(folder, "teach"))
+        slow = solution("gqa_decode", "time_limit_exceeded")
+        ids = [Client(server.base, token(folder, f"s{i}")).submit("gqa_decode", slow).json()["id"]
+               for i in range(BACKLOG)]
+        ann = Client(server.base, token(folder, "ann"))
+        reply = ann.post_json("/api/problems/gqa/run", {"code": solution("gqa", "accepted"), "input": None})
+        assert (reply.status, reply.json()["verdict"]) == (200, "AC")
+        done = [s for s in teach.get("/api/submissions?status=done").json() if s["id"] in ids]
+        assert len(done) <= 1, done
+        for submission in ids:  # and the backlog is judged after it, nothing lost
+            assert teach.wait_done(submission)["verdict"] == "TLE"
     finally:
         for process in workers:
             process.stop()
