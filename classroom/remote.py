@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.errors import ConnectionError as BrokerConnectionError
+from dramatiq.errors import BrokerConnectionError
 from dramatiq.message import Message
 from dramatiq.middleware import AgeLimit, Middleware, Retries
 from dramatiq.results import ResultFailure, ResultMissing, Results

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.errors import ConnectionError as BrokerConnectionError
+from dramatiq.errors import BrokerConnectionError
 from dramatiq.message import Message
 
 from classroom.run_reply import MAX_REPLY_BYTES, RunReplyError, run_reply
@@ -38,7 +38,7 @@ POLL_S = 0.1  # the server looks for the reply this often
 RESULT_TTL_MS = 10 * 60 * 1000  # a reply nobody collects (the server gave up, or stopped) is gone after this
 DOWN = (redis.ConnectionError, redis.TimeoutError, BrokerConnectionError)
 
-# The reply's bytes, or 0 (none yet), or -1 (over the cap: left in Redis unread, to expire).
+# The reply's bytes, or 0 (none yet), or -1 (over the cap: not sent here; the caller deletes it).
 READ_CAPPED = """
 local value = redis.call('LINDEX', KEYS[1], 0)
 if not value then return 0 end
@@ -67,6 +67,9 @@ def register(broker: RedisBroker, client: redis.Redis, namespace: str) -> None:
             except RunRefused as exc:
                 return {"refused": {"status": exc.status if exc.status in (400, 413) else 400,
                                     "message": str(exc)[:2000]}}
+            except Exception as exc:  # the sandbox could not be had, the machine starved it: told, not retried
+                log.exception("a Run failed on this worker")
+                return {"refused": {"status": 503, "message": f"the worker could not judge your Run: {exc}"[:2000]}}
 
     dramatiq.actor(actor_name=RUN_ACTOR, queue_name=RUN_QUEUE, broker=broker, store_results=True, max_retries=0,
                    priority=RUN_PRIORITY, result_ttl=RESULT_TTL_MS)(run_code)

@@ -22,7 +22,7 @@ NOT_FINITE = ("nan", "inf", "-inf")  # serving/answers.py's finite() writes them
 VERDICTS = {str(v) for v in Verdict}
 INPUTS = ("sample", "your input")
 HINT_KINDS = ("step", "own", "nonfinite", "not_wa", "none")
-STATUSES = (400, 413)  # what a worker may refuse a Run with: the input or the code
+STATUSES = (400, 413, 503)  # what a worker may refuse a Run with: the input, the code, or its own failure
 
 
 class RunReplyError(ValueError):

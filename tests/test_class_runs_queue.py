@@ -234,3 +234,35 @@ def test_a_run_does_not_wait_behind_a_backlog_of_submissions(queue_class):
         for process in workers:
             process.stop()
         server.stop()
+
+
+
+def test_a_forged_or_oversized_reply_in_redis_is_not_shown(queue_class, monkeypatch):
+    """Whoever can write to Redis can put a reply under a Run's key before a worker does: one of
+    the wrong shape is refused whole (502), one over the cap is deleted unread (502)."""
+    import uuid
+
+    from dramatiq.message import Message
+
+    from classroom import remote_runs
+    from classroom.remote import NAMESPACE, connect
+    from classroom.run_reply import MAX_REPLY_BYTES
+    from classroom.tryout import RunRefused
+
+    _folder, redis, _queue_file = queue_class
+    queue = connect(redis.url)
+    runs = remote_runs.RemoteRuns(queue.broker, queue.client, queue.backend, NAMESPACE, 5)
+    forged_report = json.dumps({"report": {"problem": "gqa", "verdict": "AC", "message": "<b>trust me</b>"}})
+    for forged, line in ((forged_report, "the worker's answer to your Run could not be read: try again"),
+                         (b" " * (MAX_REPLY_BYTES + 1),
+                          "the worker's answer to your Run was too large to read: try again")):
+        fixed = uuid.uuid4()
+        monkeypatch.setattr(remote_runs.uuid, "uuid4", lambda fixed=fixed: fixed)
+        key = queue.backend.build_message_key(Message(queue_name=remote_runs.RUN_QUEUE,
+                                                      actor_name=remote_runs.RUN_ACTOR, args=(), kwargs={},
+                                                      options={}, message_id=fixed.hex))
+        queue.client.lpush(key, forged)
+        with pytest.raises(RunRefused) as caught:
+            runs("gqa", "print(1)", None, 0)
+        assert (caught.value.status, str(caught.value)) == (502, line)
+        assert queue.client.exists(key) == 0  # collected (or deleted unread), not left for another

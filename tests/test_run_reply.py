@@ -74,7 +74,7 @@ def test_a_reply_of_the_wrong_shape_is_refused_whole(report, change, reason):
     (b"not json", "the reply is not JSON"),
     (b"null", "the reply is neither a report nor a refusal"),
     (b'{"report": {}, "refused": {}}', "the reply is neither a report nor a refusal"),
-    (b'{"refused": {"status": 200, "message": "fine"}}', "refused.status: not one of (400, 413)"),
+    (b'{"refused": {"status": 200, "message": "fine"}}', "refused.status: not one of (400, 413, 503)"),
     (b'{"__t": "dramatiq.results.Exception", "exn": {"type": "OSError", "msg": "x"}}',
      "the reply is neither a report nor a refusal"),  # what Dramatiq stores for an actor that raised
 ])
