@@ -1,6 +1,6 @@
 """The class's commands, dispatched by `python -m judge` (judge/__main__.py):
 
-    python -m judge serve --class DIR [--queue-file FILE] [--host H] [--port P] [--allow-host NAME]
+    python -m judge serve --class DIR [--queue-file FILE [--run-wait S]] [--host H] [--port P] [--allow-host NAME]
     python -m judge worker --queue-file FILE [--threads N]
     python -m judge class add-users DIR users.csv
     python -m judge class token DIR NAME
