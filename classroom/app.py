@@ -45,6 +45,7 @@ from classroom.language import Languages, current, page_words
 from classroom.page import ClassPage
 from classroom.store import PAGE, Job, Store, User
 from classroom.throttle import ACCOUNT_FREE, Throttle
+from classroom.tryout import RunJudge
 from coach.editorial import explained
 from grading.source import MAX_SOURCE_BYTES
 from grading.verdict import Verdict, over
@@ -77,6 +78,7 @@ class Judges(Protocol):
     def start(self) -> None: ...
     def submit(self, job: Job) -> None: ...
     def close(self) -> None: ...
+    def run_judge(self) -> RunJudge | None: ...
 
 
 class Caller:
@@ -257,7 +259,7 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         shown = _public(row, with_code=True)
         return shown if caller.user.admin or config().full_feedback else verdicts_only(shown, config().visible_tests)
 
-    page = ClassPage(store, config, problem_of, create, visible)
+    page = ClassPage(store, config, problem_of, create, visible, judges.run_judge())
 
     def listing(caller: Caller, params) -> list[dict]:
         """A page of submissions, newest first: PAGE of them, those below `before` (an id) when given."""

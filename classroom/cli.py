@@ -1,6 +1,6 @@
 """The class's commands, dispatched by `python -m judge` (judge/__main__.py):
 
-    python -m judge serve --class DIR [--queue-file FILE] [--host H] [--port P] [--allow-host NAME]
+    python -m judge serve --class DIR [--queue-file FILE [--run-wait S]] [--host H] [--port P] [--allow-host NAME]
     python -m judge worker --queue-file FILE [--threads N]
     python -m judge class add-users DIR users.csv
     python -m judge class token DIR NAME
@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from classroom.judging import cores
+from classroom.tryout import RUN_WAIT_S
 from serving.listening import can_listen, url_host
 
 
@@ -74,6 +75,9 @@ def serve(argv: list[str]) -> int:
     parser.add_argument("--class", dest="folder", required=True, help="the class's folder (created if missing)")
     _queue_options(parser, required=False)
     parser.add_argument("--workers", type=int, default=cores(), help="in-process workers (default: one per core)")
+    parser.add_argument("--run-wait", type=float, default=RUN_WAIT_S, metavar="S",
+                        help=f"with a queue: seconds a student's Run waits for a worker to take it, then one line "
+                        f"says so (default {RUN_WAIT_S})")
     parser.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (0.0.0.0 for a class on a network)")
     parser.add_argument("--port", type=int, default=8000, help="default: 8000")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
@@ -122,6 +126,8 @@ def serve(argv: list[str]) -> int:
 def _judges(queue_url: str | None, args, folder: Path):
     """How submissions get judged: in this process, or on the queue."""
     if queue_url:
+        if not 0 < args.run_wait <= 3600:
+            raise UsageError("--run-wait: seconds, more than 0 and at most 3600")
         try:
             from classroom.remote import QueueError, RemoteJudges, connect
         except ImportError as exc:
@@ -131,7 +137,7 @@ def _judges(queue_url: str | None, args, folder: Path):
             queue = connect(queue_url)
         except QueueError as exc:
             raise UsageError(str(exc)) from None
-        return lambda store, problems: RemoteJudges(store, problems, queue)
+        return lambda store, problems: RemoteJudges(store, problems, queue, args.run_wait)
     if args.workers < 1:
         raise UsageError("--workers: at least 1")
     from classroom.local import LocalJudges

@@ -1,9 +1,10 @@
 """The class's side of the problem page (serving/store.py's ProblemStore): a student's code is
 their draft in the class's SQLite, versioned as the practice file is; a Run or a hint is judged at
-once in a sandbox of its own (tryout.py), never stored and never an attempt; a Submit is a stored
-submission judged by the class's queue (local or Redis) under every rule of app.py's create(), and
-the page follows it queued -> judging -> verdict. What a student may read of a submission is
-app.py's visible() (a contest's hidden test: its verdict and number only)."""
+once in a sandbox of its own (tryout.py; with a queue, a worker's: remote_runs.py), never stored
+and never an attempt; a Submit is a stored submission judged by the class's queue (local or
+Redis) under every rule of app.py's create(), and the page follows it queued -> judging ->
+verdict. What a student may read of a submission is app.py's visible() (a contest's hidden test:
+its verdict and number only)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any
 from classroom.config import ClassConfig
 from classroom.feedback import shown_test
 from classroom.store import Store
-from classroom.tryout import RUNS_AT_ONCE, RunRefused, Runs
+from classroom.tryout import RUNS_IN_FLIGHT, RunJudge, RunRefused, Runs
 from coach.case import MAX_CASE_BYTES
 from coach.editorial import Editorial, opened
 from coach.starter import starter_text
@@ -108,11 +109,12 @@ class ClassPage:
     run_bytes = MAX_SOURCE_BYTES * 2 + MAX_CASE_BYTES + 4096  # an API Run sends its code, JSON-escaped
 
     def __init__(self, store: Store, config: Callable[[], ClassConfig], problem_of: Callable[[str], Problem],
-                 create: Callable[[Any, object, object], int], visible: Callable[[Any, str], dict]):
+                 create: Callable[[Any, object, object], int], visible: Callable[[Any, str], dict],
+                 remote: RunJudge | None = None):
         self.store, self.config, self.problem_of = store, config, problem_of
         self.create_submission, self.visible = create, visible
-        self.runs = Runs()
-        self.pool = ThreadPoolExecutor(RUNS_AT_ONCE + 2, thread_name_prefix="class-run")  # a few wait for a slot
+        self.runs = Runs(remote, RUNS_IN_FLIGHT) if remote is not None else Runs()
+        self.pool = ThreadPoolExecutor(self.runs.at_once + 2, thread_name_prefix="class-run")  # a few wait for a slot
         self.jobs: dict[str, RunJob] = {}
         self.lock = threading.Lock()
 

@@ -28,16 +28,18 @@ from urllib.parse import urlparse
 import dramatiq
 import redis
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.errors import ConnectionError as BrokerConnectionError
+from dramatiq.errors import BrokerConnectionError
 from dramatiq.message import Message
-from dramatiq.middleware import Middleware, Retries
+from dramatiq.middleware import AgeLimit, Middleware, Retries
 from dramatiq.results import ResultFailure, ResultMissing, Results
 from dramatiq.results.backends.redis import RedisBackend
 
 from classroom.fair import FairQueue
 from classroom.judging import WarmJudge, internal
+from classroom.remote_runs import RUN_QUEUE, RemoteRuns, register
 from classroom.secret import masked
 from classroom.store import Job, Store
+from classroom.tryout import RUN_WAIT_S
 from problems import Problem, all_problems
 
 log = logging.getLogger("classroom")
@@ -79,11 +81,12 @@ def connect(url: str, heartbeat_ms: int = 15000) -> Queue:
     backend = _DurableBackend(client=client, namespace=f"{NAMESPACE}-results")
     broker = RedisBroker(client=client, namespace=NAMESPACE, heartbeat_timeout=heartbeat_ms,
                          maintenance_chance=MAINTENANCE_CHANCE,
-                         middleware=[Retries(max_retries=2, min_backoff=1000, max_backoff=10000),
+                         middleware=[AgeLimit(), Retries(max_retries=2, min_backoff=1000, max_backoff=10000),
                                      Results(backend=backend, store_results=True, result_ttl=RESULT_TTL_MS)])
     queue = Queue(url, client, broker, backend)
     broker.add_middleware(_WarmUp(queue))
     dramatiq.actor(actor_name=ACTOR, queue_name=QUEUE, broker=broker, store_results=True)(_actor(queue))
+    register(broker, client, NAMESPACE)  # Runs (remote_runs.py): their own queue, the same workers
     return queue
 
 
@@ -188,7 +191,8 @@ def run_worker(queue: Queue, threads: int) -> int:
     noise = QueueNoise(queue.url)
     for handler in logging.getLogger().handlers:
         handler.addFilter(noise)
-    worker = dramatiq.Worker(queue.broker, queues={QUEUE}, worker_threads=threads, worker_timeout=IDLE_POLL_MS)
+    worker = dramatiq.Worker(queue.broker, queues={QUEUE, RUN_QUEUE}, worker_threads=threads,
+                             worker_timeout=IDLE_POLL_MS)
     worker.queue_prefetch = threads  # hold no more than it judges: the rest wait in the fair order
     name = f"{NAMESPACE}:worker:{uuid.uuid4().hex}"
     stop = threading.Event()
@@ -226,8 +230,9 @@ def run_worker(queue: Queue, threads: int) -> int:
 class RemoteJudges:
     """The server's side: the fair queue, a window of messages on Redis, the results collected."""
 
-    def __init__(self, store: Store, problems: dict[str, Problem], queue: Queue):
+    def __init__(self, store: Store, problems: dict[str, Problem], queue: Queue, run_wait_s: float = RUN_WAIT_S):
         self.store, self.queue = store, queue
+        self.runs = RemoteRuns(queue.broker, queue.client, queue.backend, NAMESPACE, run_wait_s)
         self.class_id = store.class_id
         self.fair = FairQueue()
         self.outstanding: dict[str, tuple[Job, Message]] = {}
@@ -244,6 +249,10 @@ class RemoteJudges:
     def submit(self, job: Job) -> None:
         self.fair.put(job)
         self._wake.set()
+
+    def run_judge(self) -> RemoteRuns:
+        """Students' Runs go to the workers too (remote_runs.py)."""
+        return self.runs
 
     def close(self) -> None:
         self._stop.set()

@@ -15,6 +15,7 @@ from grading.report import escaped, problem_arg, test_json
 from grading.session import Options, judge_file
 from problems import Problem, ProblemError, TestCase, read_test
 from problems.package import shown
+from sandbox.sandbox import Sandbox
 from testcases import oracle
 from testcases.validate import validate_input
 
@@ -63,15 +64,17 @@ def no_single_answer(problem: Problem) -> str:
             "or infinite there)")
 
 
-def run_file(path: Path, problem: Problem | None, case_path: Path | None) -> tuple[Report, np.ndarray | None]:
-    """The report of one run, and the reference's output it was compared with."""
+def run_file(path: Path, problem: Problem | None, case_path: Path | None,
+             sandbox: Sandbox | None = None) -> tuple[Report, np.ndarray | None]:
+    """The report of one run, and the reference's output it was compared with; in `sandbox` (not
+    yet started, closed at the end) when given, else in the file's own."""
     made: list[TestCase] = []
 
     def cases(problem: Problem) -> list[TestCase]:
         made.append(own_case(problem, case_path) if case_path else sample_case(problem))
         return made
 
-    report = judge_file(path, problem, Options(cases, keep_output=True))
+    report = judge_file(path, problem, Options(cases, keep_output=True, sandbox=sandbox))
     report.rerun = (["run", str(path)] + (["--problem", problem_arg(report.problem)] if report.problem else [])
                     + (["--input", str(case_path)] if case_path else []))
     expected = np.asarray(made[0].expected, dtype=np.float64) if made else None
