@@ -3,8 +3,9 @@
 A judge's tests include the largest legal input in each direction that costs time or memory
 differently (long T with few heads, many heads with short T, each product bound at its edge), so
 what the statement allows is what the judge checks. The corners here are the size assignments
-that hold every rule of problem.toml and that no other legal assignment exceeds in every size
-(the Pareto-maximal ones), each size drawn from its ends, the powers of two and its max halved.
+that hold every rule of problem.toml and that no other legal assignment exceeds in every size and
+derived size (the Pareto-maximal ones), each size drawn from its ends, the powers of two and its
+max halved. A corner too large for a stored test (package rule 10) can only be ruled out by a bound.
 
     python -m testcases corners <problem>            list the corners and whether the stored tests
                                                       reach them
@@ -19,6 +20,7 @@ import json
 import math
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,12 +31,13 @@ from grading.session import Options, given, judge_file
 from problems import Problem, read_test
 from problems.bundled import Bundled, bundled
 from problems.expr import names
+from sandbox.errors import MachineBusy, SandboxUnavailable
 from testcases import oracle
 from testcases.draw import draw_input
 from testcases.generate import MAX_ATTEMPTS, seed_for
 from testcases.recipes import recipe_from_pairs
 
-STORED_BYTES = 8 << 20  # package rule 10: a package's stored tests, so one test at a corner at most
+STORED_BYTES = 8 << 20  # package rule 10: all of a package's stored tests, so a corner's test at most
 BYTES_PER_NUMBER = 6  # about what a drawn number takes in a stored test's JSON (gqa_decode's 020: 6.3)
 RUNS = 3  # judgings of a file over half the limit at a corner; each test keeps its fastest
 
@@ -120,7 +123,7 @@ def corner_test(problem: Problem, sizes: dict[str, int]) -> dict:
     return {"input": inputs, "expected": expected.tolist(), "category": "large", "note": "corner"}
 
 
-def judge_corners(problem: Problem, found: list[Corner], out=print) -> list[str]:
+def judge_corners(problem: Problem, found: list[Corner], out: Callable[[str], None] = print) -> list[str]:
     """Judge the reference and every accepted file at the storable corners; the lines over a margin."""
     storable = [c for c in found if c.storable]
     if not storable:
@@ -178,7 +181,11 @@ def main(problem: Problem, judge: bool) -> int:
         short += corner.reached_by is None
         print(f"  {corner.label():60} {where}")
     if judge:
-        over = judge_corners(problem, found, out=lambda line: print("  " + line, flush=True))
+        try:
+            over = judge_corners(problem, found, out=lambda line: print("  " + line, flush=True))
+        except (MachineBusy, SandboxUnavailable) as exc:
+            print(f"error: {problem.slug}: the corners could not be judged: {exc}", file=sys.stderr)
+            return 2
         short += len(over)
     if short:
         print(f"{problem.slug}: {short} corner(s) not covered", file=sys.stderr)
