@@ -40,8 +40,8 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m testcases", description=__doc__.split("\n\n")[0],
                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("target",
-                        help="all, validate, corners, or a problem (slug, id or package folder; make problems lists them)")
+    parser.add_argument("target", help="all, validate, corners, or a problem (slug, id or package folder; "
+                                       "make problems lists them)")
     parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]; for corners: the problem")
     parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec*.md instead of "
                                                      "the problem packages")

@@ -28,14 +28,22 @@ import numpy as np
 
 from grading.judgement import Report
 from grading.session import Options, given, judge_file
-from problems import Problem, read_test
+from problems import Problem, ProblemError, read_test
 from problems.bundled import Bundled, bundled
 from problems.expr import names
 from sandbox.errors import MachineBusy, SandboxUnavailable
 from testcases import oracle
 from testcases.draw import draw_input
 from testcases.generate import MAX_ATTEMPTS, seed_for
-from testcases.recipes import recipe_from_pairs
+from testcases.recipes import (
+    CATEGORIES,
+    Recipe,
+    categories,
+    load_recipes,
+    load_variants,
+    parse_recipe,
+    recipe_from_pairs,
+)
 
 STORED_BYTES = 8 << 20  # package rule 10: all of a package's stored tests, so a corner's test at most
 BYTES_PER_NUMBER = 6  # about what a drawn number takes in a stored test's JSON (gqa_decode's 020: 6.3)
@@ -112,15 +120,31 @@ def corners(problem: Problem) -> list[Corner]:
 
 
 def corner_test(problem: Problem, sizes: dict[str, int]) -> dict:
-    """A test drawn at these sizes with the recipe defaults; expected is the reference's (float64),
-    redrawn like the generator's while it has no single answer."""
-    recipe = recipe_from_pairs(problem, [f"{k}={v}" for k, v in sizes.items()] + ["category=large"])
+    """A test drawn at these sizes with the options of the package's largest drawn large test (its
+    value scales and grids), or the defaults where they do not fit; expected is the reference's
+    (float64), redrawn like the generator's while it has no single answer."""
+    recipe = _like_largest(problem, sizes)
     for attempt in range(MAX_ATTEMPTS):  # NaN: no single right answer on this draw (a token rounding decides)
         inputs = draw_input(problem, recipe, np.random.default_rng(seed_for(problem, recipe, attempt)))
         expected = oracle.run(problem, inputs)
         if np.all(np.isfinite(expected)):
             break
     return {"input": inputs, "expected": expected.tolist(), "category": "large", "note": "corner"}
+
+
+def _like_largest(problem: Problem, sizes: dict[str, int]) -> Recipe:
+    """A recipe at `sizes` with the draw options of the largest drawn large test."""
+    plain = recipe_from_pairs(problem, [f"{k}={v}" for k, v in sizes.items()] + ["category=large"])
+    large = [r for r in load_recipes(problem) if r.category == "large" and not r.explicit]
+    if not large:
+        return plain
+    model = max(large, key=lambda r: _numbers(problem, r.sizes))
+    raw = {k: v for k, v in model.raw.items() if k not in ("id", "note", "expose", "sizes")}
+    try:
+        return parse_recipe(problem, {**raw, "category": "large", "sizes": sizes}, "corner", load_variants(problem),
+                            categories(problem)[len(CATEGORIES):])
+    except ProblemError:  # an option that does not fit these sizes (a pool of rows, a fixed scalar)
+        return plain
 
 
 def judge_corners(problem: Problem, found: list[Corner], out: Callable[[str], None] = print) -> list[str]:
