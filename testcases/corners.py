@@ -89,13 +89,15 @@ def corner_sizes(problem: Problem) -> list[dict[str, int]]:
             legal.append((sizes, [dims[n] for n in varied] + [dims[n] for n in problem.derived]))
     if not legal:
         return []
-    points = np.array([point for _, point in legal], dtype=np.int64)
+    # Largest sum first: a point's dominators come before it, and one is kept or below a kept one.
+    legal.sort(key=lambda pair: -sum(pair[1]))
+    kept = np.empty((0, len(legal[0][1])), dtype=np.int64)
     found = []
-    for (sizes, _), point in zip(legal, points):
-        above = np.all(points >= point, axis=1) & np.any(points > point, axis=1)
-        if not above.any():
+    for sizes, point in legal:
+        if not np.any(np.all(kept >= np.array(point), axis=1)):
+            kept = np.vstack([kept, point])
             found.append({n: sizes[n] for n in problem.sizes})
-    return sorted(found, key=lambda s: -_numbers(problem, s))
+    return sorted(found, key=lambda s: (-_numbers(problem, s), list(s.values())))
 
 
 def _numbers(problem: Problem, sizes: dict[str, int]) -> int:
