@@ -7,6 +7,9 @@
                                                         line, printed as JSON (or --out FILE)
     python -m testcases validate [problem] [FILE ...]   check stored tests against problem.toml
                                                         (with --out-dir DIR: those in DIR/<slug>/tests)
+    python -m testcases corners <problem> [--judge]     the corners of the constraints, whether a stored
+                                                        test reaches each, and (--judge) how the reference
+                                                        and the accepted files fare on each (testcases/corners.py)
 
 A user error (unknown problem, impossible sizes, a recipe breaking problem.toml) is one line
 `error: <file or thing>: <rule>` and exit status 2; validation failures exit 1.
@@ -21,6 +24,7 @@ from pathlib import Path
 from problems import Problem, ProblemError, all_problems, load
 from problems.package import ROOT as PROBLEMS
 from problems.package import shown
+from testcases import corners
 from testcases.generate import dump, generate, make_test, write_tests
 from testcases.oracle import require_wide_longdouble
 from testcases.recipes import load_recipes, load_variants, next_free_id, recipe_from_pairs
@@ -36,13 +40,14 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="python -m testcases", description=__doc__.split("\n\n")[0],
                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("target",
-                        help="all, validate, or a problem (slug, id or package folder; make problems lists them)")
-    parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]")
+    parser.add_argument("target", help="all, validate, corners, or a problem (slug, id or package folder; "
+                                       "make problems lists them)")
+    parser.add_argument("rest", nargs="*", help="for validate: [problem] [FILE ...]; for corners: the problem")
     parser.add_argument("--out-dir", type=Path, help="write DIR/<slug>/tests and DIR/<slug>/spec*.md instead of "
                                                      "the problem packages")
     parser.add_argument("--new", nargs="+", metavar="KEY=VALUE", help="make one test from this recipe")
     parser.add_argument("--out", type=Path, help="with --new: write the test here instead of stdout")
+    parser.add_argument("--judge", action="store_true", help="with corners: judge the accepted files at each corner")
     argv = sys.argv[1:] if argv is None else argv
     try:
         if not argv:
@@ -51,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.target == "validate":
             return _validate(args.rest, args.out_dir)
+        if args.target == "corners":
+            if len(args.rest) != 1:
+                raise ProblemError("command line: corners takes one problem")
+            return corners.main(load(args.rest[0]), args.judge)
         if args.rest:
             raise ProblemError(f"command line: unexpected '{args.rest[0]}'")
         require_wide_longdouble()
