@@ -1,4 +1,4 @@
-# WRONG: the KL direction swapped: KL(student || teacher) = sum q (log q - log p), the teacher's and the student's roles exchanged.
+# WRONG: the KL direction swapped: KL(student || teacher) = sum q (log q - log p), the reverse KL that paiml/aprender's kd_loss computed until its PR #2153.
 import numpy as np
 
 

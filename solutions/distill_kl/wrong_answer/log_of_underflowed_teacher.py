@@ -1,4 +1,4 @@
-# WRONG: the teacher's log-probabilities taken as log(softmax): a probability that underflowed to 0 gives log 0 = -inf and 0 * -inf = nan, where the term is 0.
+# WRONG: the teacher's log-probabilities taken as log(softmax): a probability that underflowed to 0 gives log 0 = -inf and 0 * -inf = nan, where the term is 0 (the nan of a separate log and softmax in yzd-v/cls_KD issue #13).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: reduction='mean' of KLDivLoss: the pointwise terms averaged over all N * C elements instead of summed over classes and divided by N, the mismatch PyTorch's KLDivLoss documentation warns about.
+# WRONG: KLDivLoss's reduction='mean': the pointwise terms averaged over all N * C elements instead of summed over classes and divided by N (yuanli2333/Teacher-free-Knowledge-Distillation issue #41, haitongli/knowledge-distillation-pytorch issue #48).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: the tau^2 factor missing: the KL of the softened distributions alone, whose gradients shrink as 1 / tau^2 (Hinton et al. 2015, section 2, say to multiply by tau^2).
+# WRONG: the tau^2 factor missing: the KL of the softened distributions alone, whose gradients shrink as 1 / tau^2 (IntelLabs/distiller issue #122, confirmed a bug there).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: the student's probabilities given where KLDivLoss wants log-probabilities (F.kl_div(F.softmax(s), ...)): it computes sum p (log p - q).
+# WRONG: the student's probabilities passed where KLDivLoss wants log-probabilities (F.kl_div(F.softmax(s), p)), which computes sum p (log p - q): microsoft/ProDA issue #20, a confirmed bug there.
 import numpy as np
 
 

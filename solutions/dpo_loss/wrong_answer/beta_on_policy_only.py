@@ -1,4 +1,4 @@
-# WRONG: beta outside the bracket, applied to the policy's log-ratio only: z = beta * (pi_c - pi_r) - (ref_c - ref_r).
+# WRONG: beta applied to the policy's log-ratio only: z = beta * (pi_c - pi_r) - (ref_c - ref_r) (the unscaled ref_logratios HaroldChen19/VistaDPO issue #4 asks about).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: chosen and rejected swapped: the margin is (pi_r - ref_r) - (pi_c - ref_c), so the loss rewards the rejected response.
+# WRONG: chosen and rejected swapped: z = beta * ((pi_r - ref_r) - (pi_c - ref_c)), rewarding the rejected response (hiyouga/LlamaFactory issue #6050 found the same swap in its DPO logps metrics).
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: the masks ignored, every position of every row summed: prompt and padding positions count as tokens of the response.
+# WRONG: the masks ignored, every position of every row summed: prompt and padding positions count as tokens of the response (0xallam/Direct-Preference-Optimization issue #4: padding log-probabilities included).
 import numpy as np
 
 

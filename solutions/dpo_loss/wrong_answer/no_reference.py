@@ -1,4 +1,4 @@
-# WRONG: the reference model left out (reference-free DPO): z = beta * (pi_c - pi_r), the log-ratios never taken against the reference.
+# WRONG: the reference model left out: z = beta * (pi_c - pi_r), which is CPO, not DPO (linkedin/Liger-Kernel's first DPO loss, fixed by its PR #387).
 import numpy as np
 
 
