@@ -1,4 +1,4 @@
-# WRONG: the sinks visible to every query, also to a query before them: (j < n_sink) | window, with j <= t applied to the window only.
+# WRONG: the sinks visible to every query, also to one before them: the sink mask OR-ed in after the causal one, so it overrides causality (an and/or mix-up of combined masks, as in lucidrains/local-attention issue #5).
 import numpy as np
 
 
