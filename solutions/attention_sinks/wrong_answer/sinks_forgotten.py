@@ -1,4 +1,4 @@
-# WRONG: the sinks forgotten: a plain sliding window, as in tomaarsen/attention_sinks issue #17 (a long forward pass whose later tokens never attend to the sinks).
+# WRONG: the sinks forgotten, a plain sliding window: what tomaarsen/attention_sinks issue #17 feared of a long forward pass (its later tokens never attending to the sinks).
 import numpy as np
 
 
