@@ -1,0 +1,14 @@
+# ACCEPTED: vectorised: a max-shifted softmax for P, a stable sort of the negated logits for the top-k, bincount for f.
+import numpy as np
+
+
+class Solution:
+    def load_balancing_loss(self, router_logits, top_k):
+        logits = np.asarray(router_logits, dtype=np.float64)
+        T, E = logits.shape
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]
+        f = np.bincount(chosen.ravel(), minlength=E) / T
+        P = probs.mean(axis=0)
+        return E * float(f @ P)
