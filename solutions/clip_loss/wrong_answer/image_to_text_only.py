@@ -1,4 +1,4 @@
-# WRONG: one direction only, the image->text cross-entropy (rows); the text->image term is missing.
+# WRONG: one direction only, the image->text cross-entropy (rows); the text->image term is missing. Forgetting the .T of logits_per_text (both terms over the rows) gives this same loss.
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-# WRONG: the softmax over the wrong axis for the text->image term: both terms take the rows, so image->text is counted twice.
+# WRONG: the scale clamped at 100 as CLIP training does (open_clip's train.py clamps logit_scale to [0, ln 100]): the loss must use s as given, up to 1000.
 import numpy as np
 
 
@@ -17,5 +17,5 @@ class Solution:
     def clip_loss(self, image_embeds, text_embeds, logit_scale):
         image = normalise(np.asarray(image_embeds, dtype=np.float64))
         text = normalise(np.asarray(text_embeds, dtype=np.float64))
-        logits = logit_scale * (image @ text.T)
-        return float((mean_nll(logits) + mean_nll(logits)) / 2)
+        logits = min(logit_scale, 100.0) * (image @ text.T)
+        return float((mean_nll(logits) + mean_nll(logits.T)) / 2)
