@@ -214,6 +214,28 @@ def test_hints_on_in_a_class_and_refused_in_a_running_contest(klass, browser):  
     assert zoe.get("/api/problems/gqa/editorial").json()["open"] is False
 
 
+def test_after_a_contest_ends_its_hints_open_and_run_while_submit_stays_closed(klass, browser):  # noqa: F811
+    """The Hint button shown once a contest has ended is answered, not refused as "the contest is over"."""
+    server, passwords, folder = klass
+    ended = dt.datetime.fromtimestamp(time.time() - 60, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    settings(folder, 'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
+                     f"end = {ended}\nruns_per_minute = 20\n")
+    try:
+        sign_in(browser, server, passwords["zoe"], "/problems/gqa", name="zoe")
+        editor_text(browser)
+        assert browser.find_element("id", "notice").text == "the contest is over"
+        type_in(browser, PRINTS_WRONG)
+        press(browser, "hint")
+        wait_for(browser, "#hintbox h4", "Hint (level 1)")
+        press(browser, "run")
+        assert verdict(browser, "on the sample") == "WA Wrong Answer on the sample"
+        zoe = Client(server.base, bearer=token(folder, "zoe"))
+        refused = zoe.submit("gqa", ACCEPTED)
+        assert (refused.status, refused.json()["error"]) == (403, "the contest is over")
+    finally:
+        settings(folder, contest_toml())
+
+
 def test_submit_followed_to_wa_then_ac_and_a_contests_hidden_test_by_its_verdict_only(klass, browser):  # noqa: F811
     server, passwords, folder = klass
     settings(folder, contest_toml())
