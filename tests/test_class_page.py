@@ -300,12 +300,22 @@ def test_the_editorial_in_a_class_and_the_labels_in_chinese(klass, browser):  # 
         labels = [browser.find_element("id", i).text for i in ("run", "submit", "hint")]
         assert labels == ["运行", "提交", "提示"]
         assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+        gqa = load("gqa")  # the limits line and the result's first note too
+        assert browser.find_element("id", "limits").text == (
+            f"每个测试 CPU {gqa.time_limit_ms} ms · {gqa.memory_limit_mb} MiB · "
+            f"容差：绝对 {gqa.abs_tol} 或相对 {gqa.rel_tol}")
+        note = browser.find_element("id", "result-note").get_attribute("textContent")
+        assert note == "运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试；提示：解释答案错在哪里。"
         browser.get(f"{server.base}/problems/mha")  # the next problem opens in Chinese too
         wait_for(browser, "#statement h2", "背景")
         assert browser.find_element("id", "run").text == "运行"
+        assert browser.find_element("id", "saved").text == "初始代码"  # amy's first open of mha
     finally:
         browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
     wait_for(browser, "#run", "Run")
+    assert re.fullmatch(r"\d+ ms CPU per test · \d+ MiB · tolerance abs \S+ or rel \S+",
+                        browser.find_element("id", "limits").text)
+    assert browser.find_element("id", "saved").text == "the starter"
     settings(folder, contest_toml())
 
 

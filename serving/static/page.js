@@ -106,7 +106,10 @@ function typeset(root) {
 const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
        history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
-       reset: "Reset to sample", use: "use this test as input",
+       reset: "Reset to sample", use: "use this test as input", starter: "the starter", newFile: "a new starter file",
+       limits: (l) => `${l.ms} ms CPU per test · ${l.mib} MiB · tolerance abs ${l.abs} or rel ${l.rel}`,
+       note: (hints) => `Run tries your code on the sample (or your own input); Submit judges every test` +
+         `${hints ? "; Hint explains a wrong answer" : ""}.`,
        hidden: "a hidden test: a contest shows its verdict and number only",
        ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
        kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
@@ -118,7 +121,10 @@ const LABELS = {
        order: (next) => `the header here is ${next.join(" or ")}`},
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
        history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
-       reset: "恢复样例", use: "用此测试作为输入",
+       reset: "恢复样例", use: "用此测试作为输入", starter: "初始代码", newFile: "新建的初始代码文件",
+       limits: (l) => `每个测试 CPU ${l.ms} ms · ${l.mib} MiB · 容差：绝对 ${l.abs} 或相对 ${l.rel}`,
+       note: (hints) => `运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试` +
+         `${hints ? "；提示：解释答案错在哪里" : ""}。`,
        hidden: "隐藏测试点：比赛中只显示结果和编号",
        ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
        kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
@@ -139,6 +145,11 @@ function applyLabels(lang) {
   OwnInput.relabel($("own-fields"), words);
   document.querySelectorAll("button.use-input").forEach((b) => { b.textContent = words.use; });
   document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
+  $("limits").textContent = words.limits($("limits").dataset);
+  if ($("result-note")) $("result-note").textContent = words.note(page.dataset.hints !== "0");
+  for (const key of ["starter", "newFile"]) {  // the file's note, where it is still the first one
+    if ([LABELS.en[key], LABELS.zh[key]].includes($("saved").textContent)) $("saved").textContent = words[key];
+  }
   document.documentElement.lang = lang;
 }
 
@@ -261,7 +272,7 @@ async function loadSource() {
     }
     body = await call(api("source"), {method: "POST"});  // the problem's own code: its starter, by a POST
   }
-  applyDisk(body, body.created ? (practice ? "a new starter file" : "the starter") : "");
+  applyDisk(body, body.created ? LABELS[pageLang()][practice ? "newFile" : "starter"] : "");
   editor.clearHistory();
 }
 
@@ -269,7 +280,7 @@ $("create-file").addEventListener("click", async () => {
   const body = await call(api("source"), {method: "POST"}).catch((e) => { $("saved").textContent = e.message; });
   if (!body) return;
   $("create-file").hidden = true;
-  applyDisk(body, body.created ? "a new starter file" : "");
+  applyDisk(body, body.created ? LABELS[pageLang()].newFile : "");
   editor.clearHistory();
 });
 
