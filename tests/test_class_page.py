@@ -236,6 +236,30 @@ def test_after_a_contest_ends_its_hints_open_and_run_while_submit_stays_closed(k
         settings(folder, contest_toml())
 
 
+def test_a_narrow_window_wraps_the_header_by_whole_links(klass, browser):  # noqa: F811
+    """At 420 px the class's header once broke 提交记录 and 退出登录 into a letter a line."""
+    server, passwords, folder = klass
+    settings(folder, contest_toml())
+    sign_in(browser, server, passwords["liu"], "/", name="liu")
+    browser.set_window_size(420, 900)
+    try:
+        for lang in ("zh", "en"):
+            for path in ("/?lang=" + lang, "/problems/gqa"):
+                browser.get(server.base + path)
+                wait_for(browser, "header nav")
+                lines = browser.execute_script(
+                    "return [...document.querySelectorAll('header a, header button')].map((e) => "
+                    "[e.textContent.trim(), e.getClientRects().length, e.getBoundingClientRect().height])")
+                line = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector("
+                                              "'header a')).lineHeight) || 24")
+                tall = [(text, rects, height) for text, rects, height in lines if rects != 1 or height > 2 * line]
+                assert tall == [], (path, lang)
+        browser.save_screenshot(str(SHOTS / "class-narrow-header.png"))
+    finally:
+        browser.set_window_size(1400, 900)
+        browser.get(server.base + "/?lang=en")
+
+
 def test_submit_followed_to_wa_then_ac_and_a_contests_hidden_test_by_its_verdict_only(klass, browser):  # noqa: F811
     server, passwords, folder = klass
     settings(folder, contest_toml())
