@@ -168,6 +168,10 @@ def test_run_on_the_sample_and_an_own_input_with_the_console_is_no_submission(kl
     assert sorted(fields) == sorted(SAMPLE)
     press(browser, "run")
     assert verdict(browser, "on your input") == "WA Wrong Answer on your input"
+    seen = browser.execute_script(  # the verdict in sight, not below the editor and the open own input
+        "const v = document.getElementById('verdict').getBoundingClientRect(), "
+        "p = document.getElementById('work-pane').getBoundingClientRect(); return [v.top, v.bottom, p.top, p.bottom]")
+    assert seen[2] <= seen[0] and seen[1] <= seen[3], seen
     press(browser, "run")  # the third Run in a minute
     verdict(browser, "on your input")
     press(browser, "run")  # the fourth: refused

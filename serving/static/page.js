@@ -445,6 +445,12 @@ function describe(summary) {
   return STATES[summary.state] || "judging";
 }
 
+// The result's banner scrolled into the work pane's view: below the editor (and an open own
+// input) it is out of sight, and a Run or Submit would seem to do nothing.
+function inView() {
+  if ($("banner")) $("banner").scrollIntoView({block: "nearest"});
+}
+
 function skeleton(summary, note) {
   $("result").innerHTML = `<div id="banner" class="banner pending">${esc(describe(summary))}…` +
     `${note ? ` <span class="muted">${esc(note)}</span>` : ""}</div>` +
@@ -459,6 +465,7 @@ function follow(summary, note) {
   busy(true);
   showPane("result");
   skeleton(summary, note);
+  inView();
   let count = 0;
   const end = () => { source.close(); state.job = null; busy(false); };
   source.addEventListener("test", (e) => {
@@ -476,6 +483,7 @@ function follow(summary, note) {
     end();
     const report = JSON.parse(e.data).report;
     if ("test" in report) showRun(report); else showReport(summary, report);  // a Run's, or a judging's
+    inView();
   });
   source.addEventListener("error", (e) => {
     if (e.data) {  // the judging's own error: the judge said why
