@@ -246,6 +246,19 @@ def test_the_console_shows_what_a_run_printed_and_its_traceback(server, browser)
     assert "debug (2, 4) <i>not html</i>" in detail.text and "ValueError('oops')" in detail.text
 
 
+def test_an_output_of_four_axes_is_shown_by_its_rows_not_as_nan(server, browser):
+    """rope returns (q, k), each (num_heads, T, d): the reference once showed two cells, NaN NaN."""
+    open_problem(browser, server, "rope")
+    browser.find_element("id", "run").click()  # the starter: RE, and the sample's reference beside it
+    wait_for(browser, "#verdict", "Runtime Error")
+    expected = json.loads((ROOT / "problems" / "rope" / "tests" / "001-sample.json").read_text())["expected"]
+    rows = [r for pair in expected for head in pair for r in head]  # (2, num_heads, T, d) -> its rows
+    shown = browser.find_elements("css selector", ".side > div:nth-child(2) table.grid tr")
+    assert [[float(td.text) for td in tr.find_elements("css selector", "td")] for tr in shown] == [
+        [float(f"{v:.6g}") for v in row] for row in rows]
+    assert browser.find_element("css selector", ".side > div:first-child").text == "yours\n(no output)"
+
+
 def test_two_tabs_never_overwrite_each_other_silently(server, browser, work):
     target = work / "practice" / "twotabs.py"
     editor_text = lambda: browser.execute_script("return window.judgeEditor.getValue()")  # noqa: E731

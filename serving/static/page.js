@@ -566,10 +566,19 @@ function hintBox(h) {
   return `<div id="hintbox" class="hintbox hint-${esc(h.kind || "none")}"><h4>Hint (level ${h.level})</h4>${body}</div>`;
 }
 
+// An output as rows of numbers: a number is one cell, a vector one row, a matrix its rows, and
+// an array of 3 or more axes (or a tuple of arrays) the rows of its innermost matrices in order.
+function rowsOf(value) {
+  if (!Array.isArray(value)) return [[value]];
+  if (!value.some(Array.isArray)) return [value];
+  return value.flatMap((part) => (Array.isArray(part) && part.some(Array.isArray) ? rowsOf(part)
+    : [Array.isArray(part) ? part : [part]]));
+}
+
 function grid(rows, reference) {
-  if (!Array.isArray(rows)) return `<p class="muted">(no output)</p>`;
-  const asRows = Array.isArray(rows[0]) ? rows : [rows];
-  const refRows = reference && (Array.isArray(reference[0]) ? reference : [reference]);
+  if (rows === undefined || rows === null) return `<p class="muted">(no output)</p>`;
+  const asRows = rowsOf(rows);
+  const refRows = reference === undefined || reference === null ? null : rowsOf(reference);
   const cells = asRows.slice(0, 16).map((row, i) => "<tr>" + row.slice(0, 12).map((v, j) => {
     const ref = refRows && refRows[i] ? refRows[i][j] : undefined;
     const off = ref !== undefined && Math.abs(v - ref) > Math.max(1e-6, 1e-6 * Math.abs(ref));
