@@ -469,6 +469,14 @@ def test_the_language_is_kept_across_pages_and_names_the_buttons(server, browser
         assert browser.find_element("id", "run").text == "运行"
         assert browser.find_element("id", "own-label").text == "自定义输入"
         assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+        # the verdict's line in Chinese too
+        type_in(browser, (ROOT / "solutions" / "mha" / "wrong_answer" / "causal_mask.py").read_text())
+        browser.find_element("id", "run").click()
+        assert " ".join(wait_for(browser, "#verdict", "样例").text.split()) == "WA 答案错误 样例"
+        browser.find_element("id", "submit").click()
+        said = " ".join(wait_for(browser, "#verdict", "个测试点").text.split())
+        shot(browser, "14-verdict-zh.png")
+        assert re.fullmatch(r"WA 答案错误 测试点 \S+ 通过 \d+/\d+ 个测试点 · 最慢 \d+ ms", said), said
     finally:
         browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
     wait_for(browser, "#run", "Run")

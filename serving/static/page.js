@@ -20,8 +20,6 @@ const csrf = document.querySelector('meta[name="csrf"]').content;
 const $ = (id) => document.getElementById(id);
 const api = (path) => `/api/problems/${slug}/${path}` +
   (file ? `${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}` : "");
-const TITLES = {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
-                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"};
 const state = {
   base: null,       // the version (sha256) of the file the editor's text is based on
   savedText: null,  // the text of that version
@@ -108,6 +106,11 @@ const LABELS = {
        history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
        reset: "Reset to sample", use: "use this test as input", starter: "the starter", newFile: "a new starter file",
        limits: (l) => `${l.ms} ms CPU per test · ${l.mib} MiB · tolerance abs ${l.abs} or rel ${l.rel}`,
+       titles: {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
+                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"},
+       onTest: (name) => ` on test ${name}`, on: (own) => ` on ${own ? "your input" : "the sample"}`,
+       passed: (n, total) => `${n}/${total} tests passed`, slowest: (ms) => ` · slowest ${ms} ms`,
+       running: (own) => `running on ${own ? "your input" : "the sample"}`,
        note: (hints) => `Run tries your code on the sample (or your own input); Submit judges every test` +
          `${hints ? "; Hint explains a wrong answer" : ""}.`,
        hidden: "a hidden test: a contest shows its verdict and number only",
@@ -123,6 +126,11 @@ const LABELS = {
        history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
        reset: "恢复样例", use: "用此测试作为输入", starter: "初始代码", newFile: "新建的初始代码文件",
        limits: (l) => `每个测试 CPU ${l.ms} ms · ${l.mib} MiB · 容差：绝对 ${l.abs} 或相对 ${l.rel}`,
+       titles: {AC: "通过", WA: "答案错误", TLE: "超出时间限制", MLE: "超出内存限制", OLE: "输出超出限制",
+                RE: "运行错误", CE: "编译错误", JE: "评测错误"},
+       onTest: (name) => ` 测试点 ${name}`, on: (own) => ` ${own ? "自定义输入" : "样例"}`,
+       passed: (n, total) => `通过 ${n}/${total} 个测试点`, slowest: (ms) => ` · 最慢 ${ms} ms`,
+       running: (own) => `正在${own ? "用自定义输入" : "在样例上"}运行`,
        note: (hints) => `运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试` +
          `${hints ? "；提示：解释答案错在哪里" : ""}。`,
        hidden: "隐藏测试点：比赛中只显示结果和编号",
@@ -440,7 +448,7 @@ $("result").addEventListener("click", (e) => {
 
 const STATES = {queued: "queued: waiting for a judge", judging: "judging"};
 function describe(summary) {
-  if (summary.kind === "run") return `running on ${summary.input ? "your input" : "the sample"}`;
+  if (summary.kind === "run") return LABELS[pageLang()].running(!!summary.input);
   if (summary.kind === "hint") return `judging for a hint (level ${summary.level || 1})`;
   return STATES[summary.state] || "judging";
 }
@@ -523,11 +531,12 @@ async function broken(summary, source) {
 }
 
 function verdictLine(r) {
-  const title = TITLES[r.verdict] || r.verdict;
-  const where = r.first_failure ? ` on test ${esc(r.first_failure)}` : "";
+  const words = LABELS[pageLang()];
+  const title = words.titles[r.verdict] || r.verdict;
+  const where = r.first_failure ? esc(words.onTest(r.first_failure)) : "";
   const slowest = Math.max(0, ...r.tests.map((t) => (typeof t.time_ms === "number" ? t.time_ms : 0)));
-  return `${badge(r.verdict)} <span class="title">${esc(title)}</span>${where}` +
-    `<span class="figures">${r.passed}/${r.total} tests passed${r.tests.length ? ` · slowest ${Math.round(slowest)} ms` : ""}</span>`;
+  return `${badge(r.verdict)} <span class="title">${esc(title)}</span>${where}<span class="figures">` +
+    `${esc(words.passed(r.passed, r.total))}${r.tests.length ? esc(words.slowest(Math.round(slowest))) : ""}</span>`;
 }
 
 function showReport(summary, r) {
@@ -588,10 +597,10 @@ function grid(rows, reference) {
 }
 
 function showRun(r) {
-  const on = r.input === "sample" ? "the sample" : "your input";
+  const words = LABELS[pageLang()];
   ["tests", "hintbox"].forEach((id) => { if ($(id)) $(id).remove(); });  // a class's hint is a Run's
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
-         `${esc(TITLES[r.verdict] || r.verdict)}</span> on ${on}</span>`);
+         `${esc(words.titles[r.verdict] || r.verdict)}</span>${esc(words.on(r.input !== "sample"))}</span>`);
   const t = r.test;
   const outputs = `<div class="side"><div><h4>yours</h4>${grid(r.output, r.expected)}</div>` +
     `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
