@@ -143,7 +143,7 @@ def type_in(browser, source: str) -> None:
 
 
 def wait_saved(browser) -> None:
-    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith(("saved (", "已保存（")), what="the save")
 
 
 def submit(browser, source: str | None = None, button: str = "submit") -> str:
@@ -472,6 +472,7 @@ def test_the_language_is_kept_across_pages_and_names_the_buttons(server, browser
         # the verdict's line in Chinese too
         type_in(browser, (ROOT / "solutions" / "mha" / "wrong_answer" / "causal_mask.py").read_text())
         browser.find_element("id", "run").click()
+        assert re.fullmatch(r"已保存（\d+ 字节）", browser.find_element("id", "saved").text)
         assert " ".join(wait_for(browser, "#verdict", "样例").text.split()) == "WA 答案错误 样例"
         browser.find_element("id", "submit").click()
         said = " ".join(wait_for(browser, "#verdict", "个测试点").text.split())

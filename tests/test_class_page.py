@@ -95,7 +95,7 @@ def editor_text(browser) -> str:  # noqa: F811
 def type_in(browser, source: str) -> None:  # noqa: F811
     """Replace the editor's text, then wait for its save on the server."""
     browser.execute_script("window.judgeEditor.setValue(arguments[0])", source)
-    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith(("saved (", "已保存（")), what="the save")
 
 
 def press(browser, button: str) -> None:  # noqa: F811

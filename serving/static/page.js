@@ -105,6 +105,7 @@ const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
        history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
        reset: "Reset to sample", use: "use this test as input", starter: "the starter", newFile: "a new starter file",
+       editing: "editing…", saved: (bytes) => `saved (${bytes} bytes)`,
        limits: (l) => `${l.ms} ms CPU per test · ${l.mib} MiB · tolerance abs ${l.abs} or rel ${l.rel}`,
        titles: {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
                 OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"},
@@ -125,6 +126,7 @@ const LABELS = {
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
        history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
        reset: "恢复样例", use: "用此测试作为输入", starter: "初始代码", newFile: "新建的初始代码文件",
+       editing: "编辑中…", saved: (bytes) => `已保存（${bytes} 字节）`,
        limits: (l) => `每个测试 CPU ${l.ms} ms · ${l.mib} MiB · 容差：绝对 ${l.abs} 或相对 ${l.rel}`,
        titles: {AC: "通过", WA: "答案错误", TLE: "超出时间限制", MLE: "超出内存限制", OLE: "输出超出限制",
                 RE: "运行错误", CE: "编译错误", JE: "评测错误"},
@@ -201,7 +203,7 @@ function scheduleSave(ms) {
 editor.on("change", () => {
   if (!dirty()) return;
   if (state.conflict) { $("saved").textContent = `not saved: ${CHANGED} (see above)`; return; }
-  $("saved").textContent = "editing…";
+  $("saved").textContent = LABELS[pageLang()].editing;
   scheduleSave(800);
 });
 
@@ -219,7 +221,7 @@ async function save(overwrite = false) {
       state.base = body.version;
       state.savedText = text;
       hideConflict();
-      $("saved").textContent = dirty() ? "editing…" : `saved (${body.bytes} bytes)`;
+      $("saved").textContent = dirty() ? LABELS[pageLang()].editing : LABELS[pageLang()].saved(body.bytes);
     } catch (e) {
       if (e.status === 409) showConflict(e.body);
       else $("saved").textContent = `not saved: ${e.message}`;
