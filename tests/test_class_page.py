@@ -327,6 +327,9 @@ def test_the_editorial_in_a_class_and_the_labels_in_chinese(klass, browser):  # 
     try:
         labels = [browser.find_element("id", i).text for i in ("run", "submit", "hint")]
         assert labels == ["运行", "提交", "提示"]
+        wait_for(browser, "header nav a[href='/submissions']", "提交记录")  # the server's own parts too
+        assert browser.find_element("id", "file").text == "你的代码（保存在班级服务器上）"
+        assert browser.find_element("css selector", "nav.languages a.active").text == "中文"
         assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
         gqa = load("gqa")  # the limits line and the result's first note too
         assert browser.find_element("id", "limits").text == (

@@ -179,7 +179,16 @@ async function showStatement(lang) {
   }
   document.querySelectorAll("button.lang").forEach((b) => b.classList.toggle("active", b.dataset.lang === lang));
 }
-document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => showStatement(b.dataset.lang)));
+// A class's page is rendered by its server in its language (header, links, notes): once the
+// code is saved it is asked for again in the new one; a page judging switches in place.
+async function chooseLang(lang) {
+  if (!practice && page.dataset.lang && lang !== page.dataset.lang && !state.job) {
+    await save().catch(() => {});
+    if (!dirty() && !state.conflict) { location.replace(`${location.pathname}?lang=${lang}`); return; }
+  }
+  showStatement(lang);
+}
+document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => chooseLang(b.dataset.lang)));
 
 // -- editor and saving -------------------------------------------------------------------------
 const editor = CodeMirror.fromTextArea($("source"), {
