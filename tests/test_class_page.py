@@ -228,7 +228,7 @@ def test_after_a_contest_ends_its_hints_open_and_run_while_submit_stays_closed(k
         sign_in(browser, server, passwords["zoe"], "/problems/gqa", name="zoe")
         editor_text(browser)
         assert browser.find_element("id", "notice").text == "the contest is over"
-        type_in(browser, PRINTS_WRONG)
+        type_in(browser, PRINTS_WRONG + "# after the end\n")  # not zoe's draft already (a save to wait for)
         press(browser, "hint")
         wait_for(browser, "#hintbox h4", "Hint (level 1)")
         press(browser, "run")
