@@ -392,6 +392,7 @@ def test_the_page_api_asks_the_csrf_token_and_shows_a_student_only_their_own(kla
         assert (refused.status, refused.json()["error"]) == (
             403, "refused: the CSRF token is missing or wrong (reload the page)"), path
     assert Client(server.base).get("/api/problems/gqa/source").status == 401
+    assert Client(server.base).get("/favicon.ico").status == 204  # no 404 in every page's console
     run = amy.change("/api/problems/gqa/run", {"input": SAMPLE}).json()
     assert (run["kind"], run["input"]) == ("run", "your input")
     made = amy.submit("gqa", ACCEPTED).json()["id"]
