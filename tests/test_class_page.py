@@ -259,6 +259,16 @@ def test_a_narrow_window_wraps_the_header_by_whole_links(klass, browser):  # noq
                 tall = [(text, rects, height) for text, rects, height in lines if rects != 1 or height > 2 * line]
                 assert tall == [], (path, lang)
         browser.save_screenshot(str(SHOTS / "class-narrow-header.png"))
+        browser.set_window_size(1400, 900)
+        looks = []  # the header alike on the list and on the problem page (page.css styles its buttons)
+        for path in ("/?lang=en", "/problems/gqa"):
+            browser.get(server.base + path)
+            wait_for(browser, "header nav")
+            looks.append(browser.execute_script(
+                "const b = document.querySelector('header button'), s = getComputedStyle(b); return "
+                "[document.querySelector('header').getBoundingClientRect().height, b.getBoundingClientRect().height,"
+                " s.backgroundColor, s.color, s.fontSize]"))
+        assert looks[0] == looks[1], looks
     finally:
         browser.set_window_size(1400, 900)
         browser.get(server.base + "/?lang=en")
