@@ -500,7 +500,12 @@ def create_app(folder: Path, judges_factory: Callable[[Store, dict[str, Problem]
         rejudge(store.problem_submissions(problem.slug))
         return RedirectResponse(f"/submissions?problem={problem.slug}", status_code=303)
 
+    async def favicon(request: Request) -> Response:
+        """None: answered, so that no page's console logs a 404 for the icon browsers ask on their own."""
+        return Response(status_code=204)
+
     routes = [
+        Route("/favicon.ico", favicon),
         Route("/signin", signin_page, methods=["GET", "POST"]),
         Route("/signout", endpoint(signout, changes=True, page=True), methods=["POST"]),
         Route("/", endpoint(index, page=True)),

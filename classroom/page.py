@@ -154,13 +154,13 @@ class ClassPage:
 
     # -- Runs and hints: judged now, nothing stored --------------------------------------------
     def admit(self, who: Any, level: int) -> None:
-        """A student's Run: not in a closed contest, a hint only where class.toml allows, a few a minute."""
+        """A student's Run: not before a contest starts (after its end, as practice: hints and the
+        editorial open then), a hint only where class.toml allows, a few a minute."""
         if who.user.admin:
             return
         settings, now = self.config(), time.time()
-        closed = settings.closed(now)
-        if closed:
-            raise Refused(403, closed)
+        if settings.start is not None and now < settings.start:
+            raise Refused(403, "the contest has not started")
         if level and not settings.hints_now(now):
             raise Refused(403, "hints are off here (in a contest, until it ends)")
         try:

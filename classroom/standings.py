@@ -32,7 +32,8 @@ def problem_stats(rows: Iterable[Mapping[str, Any]], slugs: Iterable[str]) -> di
 def scoreboard(rows: Iterable[Mapping[str, Any]], slugs: list[str], start: float, end: float | None,
                freeze_at: float | None) -> list[dict]:
     """Rows ranked: solved (more first), penalty (less first), the time of the last AC that counted
-    (earlier first), then the name. Submissions before `start` or from `end` on do not count."""
+    (earlier first); equal on all three, the same rank, listed by name. Submissions before `start`
+    or from `end` on do not count."""
     cells: dict[tuple[int, str], dict] = {}
     names: dict[int, str] = {}
     for row in rows:
@@ -64,8 +65,10 @@ def scoreboard(rows: Iterable[Mapping[str, Any]], slugs: list[str], start: float
                 penalty += cell["minutes"] + PENALTY_MINUTES * cell["rejected"]
                 last = max(last, cell["at"])
         board.append({"user": name, "solved": solved, "penalty": penalty, "problems": problems, "_last": last})
-    board.sort(key=lambda r: (-r["solved"], r["penalty"], r["_last"], r["user"]))
-    for rank, row in enumerate(board, start=1):
-        row["rank"] = rank
+    order = lambda r: (-r["solved"], r["penalty"], r["_last"])  # noqa: E731
+    board.sort(key=lambda r: (*order(r), r["user"]))
+    for place, row in enumerate(board, start=1):  # a tie shares its rank (1, 2, 2, 4): the name orders, not ranks
+        row["rank"] = board[place - 2]["rank"] if place > 1 and order(board[place - 2]) == order(row) else place
+    for row in board:
         del row["_last"]
     return board

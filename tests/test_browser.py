@@ -143,7 +143,7 @@ def type_in(browser, source: str) -> None:
 
 
 def wait_saved(browser) -> None:
-    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith(("saved (", "已保存（")), what="the save")
 
 
 def submit(browser, source: str | None = None, button: str = "submit") -> str:
@@ -244,6 +244,19 @@ def test_the_console_shows_what_a_run_printed_and_its_traceback(server, browser)
     wait_for(browser, "#verdict", "tests passed")
     detail = browser.find_element("css selector", "#rows tr.failing + tr.detail")
     assert "debug (2, 4) <i>not html</i>" in detail.text and "ValueError('oops')" in detail.text
+
+
+def test_an_output_of_four_axes_is_shown_by_its_rows_not_as_nan(server, browser):
+    """rope returns (q, k), each (num_heads, T, d): the reference once showed two cells, NaN NaN."""
+    open_problem(browser, server, "rope")
+    browser.find_element("id", "run").click()  # the starter: RE, and the sample's reference beside it
+    wait_for(browser, "#verdict", "Runtime Error")
+    expected = json.loads((ROOT / "problems" / "rope" / "tests" / "001-sample.json").read_text())["expected"]
+    rows = [r for pair in expected for head in pair for r in head]  # (2, num_heads, T, d) -> its rows
+    shown = browser.find_elements("css selector", ".side > div:nth-child(2) table.grid tr")
+    assert [[float(td.text) for td in tr.find_elements("css selector", "td")] for tr in shown] == [
+        [float(f"{v:.6g}") for v in row] for row in rows]
+    assert browser.find_element("css selector", ".side > div:first-child").text == "yours\n(no output)"
 
 
 def test_two_tabs_never_overwrite_each_other_silently(server, browser, work):
@@ -456,6 +469,15 @@ def test_the_language_is_kept_across_pages_and_names_the_buttons(server, browser
         assert browser.find_element("id", "run").text == "运行"
         assert browser.find_element("id", "own-label").text == "自定义输入"
         assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+        # the verdict's line in Chinese too
+        type_in(browser, (ROOT / "solutions" / "mha" / "wrong_answer" / "causal_mask.py").read_text())
+        browser.find_element("id", "run").click()
+        assert re.fullmatch(r"已保存（\d+ 字节）", browser.find_element("id", "saved").text)
+        assert " ".join(wait_for(browser, "#verdict", "样例").text.split()) == "WA 答案错误 样例"
+        browser.find_element("id", "submit").click()
+        said = " ".join(wait_for(browser, "#verdict", "个测试点").text.split())
+        shot(browser, "14-verdict-zh.png")
+        assert re.fullmatch(r"WA 答案错误 测试点 \S+ 通过 \d+/\d+ 个测试点 · 最慢 \d+ ms", said), said
     finally:
         browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
     wait_for(browser, "#run", "Run")

@@ -95,7 +95,7 @@ def editor_text(browser) -> str:  # noqa: F811
 def type_in(browser, source: str) -> None:  # noqa: F811
     """Replace the editor's text, then wait for its save on the server."""
     browser.execute_script("window.judgeEditor.setValue(arguments[0])", source)
-    wait_until(lambda: browser.find_element("id", "saved").text.startswith("saved ("), what="the save")
+    wait_until(lambda: browser.find_element("id", "saved").text.startswith(("saved (", "已保存（")), what="the save")
 
 
 def press(browser, button: str) -> None:  # noqa: F811
@@ -168,6 +168,10 @@ def test_run_on_the_sample_and_an_own_input_with_the_console_is_no_submission(kl
     assert sorted(fields) == sorted(SAMPLE)
     press(browser, "run")
     assert verdict(browser, "on your input") == "WA Wrong Answer on your input"
+    seen = browser.execute_script(  # the verdict in sight, not below the editor and the open own input
+        "const v = document.getElementById('verdict').getBoundingClientRect(), "
+        "p = document.getElementById('work-pane').getBoundingClientRect(); return [v.top, v.bottom, p.top, p.bottom]")
+    assert seen[2] <= seen[0] and seen[1] <= seen[3], seen
     press(browser, "run")  # the third Run in a minute
     verdict(browser, "on your input")
     press(browser, "run")  # the fourth: refused
@@ -212,6 +216,62 @@ def test_hints_on_in_a_class_and_refused_in_a_running_contest(klass, browser):  
     assert not browser.find_element("id", "hint").is_displayed()
     assert not browser.find_element("css selector", 'button.rtab[data-pane="editorial"]').is_displayed()
     assert zoe.get("/api/problems/gqa/editorial").json()["open"] is False
+
+
+def test_after_a_contest_ends_its_hints_open_and_run_while_submit_stays_closed(klass, browser):  # noqa: F811
+    """The Hint button shown once a contest has ended is answered, not refused as "the contest is over"."""
+    server, passwords, folder = klass
+    ended = dt.datetime.fromtimestamp(time.time() - 60, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    settings(folder, 'title = "Page class"\nmode = "contest"\nstart = 2026-01-01T00:00:00Z\n'
+                     f"end = {ended}\nruns_per_minute = 20\n")
+    try:
+        sign_in(browser, server, passwords["zoe"], "/problems/gqa", name="zoe")
+        editor_text(browser)
+        assert browser.find_element("id", "notice").text == "the contest is over"
+        type_in(browser, PRINTS_WRONG + "# after the end\n")  # not zoe's draft already (a save to wait for)
+        press(browser, "hint")
+        wait_for(browser, "#hintbox h4", "Hint (level 1)")
+        press(browser, "run")
+        assert verdict(browser, "on the sample") == "WA Wrong Answer on the sample"
+        zoe = Client(server.base, bearer=token(folder, "zoe"))
+        refused = zoe.submit("gqa", ACCEPTED)
+        assert (refused.status, refused.json()["error"]) == (403, "the contest is over")
+    finally:
+        settings(folder, contest_toml())
+
+
+def test_a_narrow_window_wraps_the_header_by_whole_links(klass, browser):  # noqa: F811
+    """At 420 px the class's header once broke 提交记录 and 退出登录 into a letter a line."""
+    server, passwords, folder = klass
+    settings(folder, contest_toml())
+    sign_in(browser, server, passwords["liu"], "/", name="liu")
+    browser.set_window_size(420, 900)
+    try:
+        for lang in ("zh", "en"):
+            for path in ("/?lang=" + lang, "/problems/gqa"):
+                browser.get(server.base + path)
+                wait_for(browser, "header nav")
+                lines = browser.execute_script(
+                    "return [...document.querySelectorAll('header a, header button')].map((e) => "
+                    "[e.textContent.trim(), e.getClientRects().length, e.getBoundingClientRect().height])")
+                line = browser.execute_script("return parseFloat(getComputedStyle(document.querySelector("
+                                              "'header a')).lineHeight) || 24")
+                tall = [(text, rects, height) for text, rects, height in lines if rects != 1 or height > 2 * line]
+                assert tall == [], (path, lang)
+        browser.save_screenshot(str(SHOTS / "class-narrow-header.png"))
+        browser.set_window_size(1400, 900)
+        looks = []  # the header alike on the list and on the problem page (page.css styles its buttons)
+        for path in ("/?lang=en", "/problems/gqa"):
+            browser.get(server.base + path)
+            wait_for(browser, "header nav")
+            looks.append(browser.execute_script(
+                "const b = document.querySelector('header button'), s = getComputedStyle(b); return "
+                "[document.querySelector('header').getBoundingClientRect().height, b.getBoundingClientRect().height,"
+                " s.backgroundColor, s.color, s.fontSize]"))
+        assert looks[0] == looks[1], looks
+    finally:
+        browser.set_window_size(1400, 900)
+        browser.get(server.base + "/?lang=en")
 
 
 def test_submit_followed_to_wa_then_ac_and_a_contests_hidden_test_by_its_verdict_only(klass, browser):  # noqa: F811
@@ -277,13 +337,26 @@ def test_the_editorial_in_a_class_and_the_labels_in_chinese(klass, browser):  # 
     try:
         labels = [browser.find_element("id", i).text for i in ("run", "submit", "hint")]
         assert labels == ["运行", "提交", "提示"]
+        wait_for(browser, "header nav a[href='/submissions']", "提交记录")  # the server's own parts too
+        assert browser.find_element("id", "file").text == "你的代码（保存在班级服务器上）"
+        assert browser.find_element("css selector", "nav.languages a.active").text == "中文"
         assert browser.find_element("css selector", 'button.rtab[data-pane="history"]').text == "历史"
+        gqa = load("gqa")  # the limits line and the result's first note too
+        assert browser.find_element("id", "limits").text == (
+            f"每个测试 CPU {gqa.time_limit_ms} ms · {gqa.memory_limit_mb} MiB · "
+            f"容差：绝对 {gqa.abs_tol} 或相对 {gqa.rel_tol}")
+        note = browser.find_element("id", "result-note").get_attribute("textContent")
+        assert note == "运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试；提示：解释答案错在哪里。"
         browser.get(f"{server.base}/problems/mha")  # the next problem opens in Chinese too
         wait_for(browser, "#statement h2", "背景")
         assert browser.find_element("id", "run").text == "运行"
+        assert browser.find_element("id", "saved").text == "初始代码"  # amy's first open of mha
     finally:
         browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
     wait_for(browser, "#run", "Run")
+    assert re.fullmatch(r"\d+ ms CPU per test · \d+ MiB · tolerance abs \S+ or rel \S+",
+                        browser.find_element("id", "limits").text)
+    assert browser.find_element("id", "saved").text == "the starter"
     settings(folder, contest_toml())
 
 
@@ -329,6 +402,7 @@ def test_the_page_api_asks_the_csrf_token_and_shows_a_student_only_their_own(kla
         assert (refused.status, refused.json()["error"]) == (
             403, "refused: the CSRF token is missing or wrong (reload the page)"), path
     assert Client(server.base).get("/api/problems/gqa/source").status == 401
+    assert Client(server.base).get("/favicon.ico").status == 204  # no 404 in every page's console
     run = amy.change("/api/problems/gqa/run", {"input": SAMPLE}).json()
     assert (run["kind"], run["input"]) == ("run", "your input")
     made = amy.submit("gqa", ACCEPTED).json()["id"]

@@ -190,6 +190,20 @@ def test_statistics_and_scoreboard_are_what_the_stored_submissions_imply(klass):
     check_scoreboard(teach.get("/api/scoreboard").json(), students)
 
 
+def test_students_equal_on_solved_penalty_and_last_ac_share_a_rank():
+    """Two students with nothing solved were ranked 1 and 2 by their names; a tie shares its rank."""
+    from classroom.standings import scoreboard
+
+    def row(user: str, minute: int, verdict: str) -> dict:
+        return {"user_id": hash(user), "user_name": user, "problem": "gqa", "created": 60.0 * minute,
+                "status": "done", "verdict": verdict}
+
+    rows = [row("zed", 5, "AC"), row("amy", 1, "WA"), row("bob", 2, "WA"), row("cat", 5, "AC"), row("dan", 9, "AC")]
+    board = scoreboard(rows, ["gqa"], 0.0, None, None)
+    assert [(r["rank"], r["user"], r["solved"], r["penalty"]) for r in board] == [
+        (1, "cat", 1, 5), (1, "zed", 1, 5), (3, "dan", 1, 9), (4, "amy", 0, 0), (4, "bob", 0, 0)]
+
+
 def test_pages_escape_what_users_wrote_and_run_no_inline_script(klass):
     _, server, passwords = klass
     bob = Client(server.base)

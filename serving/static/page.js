@@ -20,8 +20,6 @@ const csrf = document.querySelector('meta[name="csrf"]').content;
 const $ = (id) => document.getElementById(id);
 const api = (path) => `/api/problems/${slug}/${path}` +
   (file ? `${path.includes("?") ? "&" : "?"}file=${encodeURIComponent(file)}` : "");
-const TITLES = {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
-                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"};
 const state = {
   base: null,       // the version (sha256) of the file the editor's text is based on
   savedText: null,  // the text of that version
@@ -106,7 +104,16 @@ function typeset(root) {
 const LABELS = {
   en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
        history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
-       reset: "Reset to sample", use: "use this test as input",
+       reset: "Reset to sample", use: "use this test as input", starter: "the starter", newFile: "a new starter file",
+       editing: "editing…", saved: (bytes) => `saved (${bytes} bytes)`,
+       limits: (l) => `${l.ms} ms CPU per test · ${l.mib} MiB · tolerance abs ${l.abs} or rel ${l.rel}`,
+       titles: {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
+                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"},
+       onTest: (name) => ` on test ${name}`, on: (own) => ` on ${own ? "your input" : "the sample"}`,
+       passed: (n, total) => `${n}/${total} tests passed`, slowest: (ms) => ` · slowest ${ms} ms`,
+       running: (own) => `running on ${own ? "your input" : "the sample"}`,
+       note: (hints) => `Run tries your code on the sample (or your own input); Submit judges every test` +
+         `${hints ? "; Hint explains a wrong answer" : ""}.`,
        hidden: "a hidden test: a contest shows its verdict and number only",
        ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
        kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
@@ -118,7 +125,16 @@ const LABELS = {
        order: (next) => `the header here is ${next.join(" or ")}`},
   zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
        history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
-       reset: "恢复样例", use: "用此测试作为输入",
+       reset: "恢复样例", use: "用此测试作为输入", starter: "初始代码", newFile: "新建的初始代码文件",
+       editing: "编辑中…", saved: (bytes) => `已保存（${bytes} 字节）`,
+       limits: (l) => `每个测试 CPU ${l.ms} ms · ${l.mib} MiB · 容差：绝对 ${l.abs} 或相对 ${l.rel}`,
+       titles: {AC: "通过", WA: "答案错误", TLE: "超出时间限制", MLE: "超出内存限制", OLE: "输出超出限制",
+                RE: "运行错误", CE: "编译错误", JE: "评测错误"},
+       onTest: (name) => ` 测试点 ${name}`, on: (own) => ` ${own ? "自定义输入" : "样例"}`,
+       passed: (n, total) => `通过 ${n}/${total} 个测试点`, slowest: (ms) => ` · 最慢 ${ms} ms`,
+       running: (own) => `正在${own ? "用自定义输入" : "在样例上"}运行`,
+       note: (hints) => `运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试` +
+         `${hints ? "；提示：解释答案错在哪里" : ""}。`,
        hidden: "隐藏测试点：比赛中只显示结果和编号",
        ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
        kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
@@ -139,6 +155,11 @@ function applyLabels(lang) {
   OwnInput.relabel($("own-fields"), words);
   document.querySelectorAll("button.use-input").forEach((b) => { b.textContent = words.use; });
   document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
+  $("limits").textContent = words.limits($("limits").dataset);
+  if ($("result-note")) $("result-note").textContent = words.note(page.dataset.hints !== "0");
+  for (const key of ["starter", "newFile"]) {  // the file's note, where it is still the first one
+    if ([LABELS.en[key], LABELS.zh[key]].includes($("saved").textContent)) $("saved").textContent = words[key];
+  }
   document.documentElement.lang = lang;
 }
 
@@ -158,7 +179,16 @@ async function showStatement(lang) {
   }
   document.querySelectorAll("button.lang").forEach((b) => b.classList.toggle("active", b.dataset.lang === lang));
 }
-document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => showStatement(b.dataset.lang)));
+// A class's page is rendered by its server in its language (header, links, notes): once the
+// code is saved it is asked for again in the new one; a page judging switches in place.
+async function chooseLang(lang) {
+  if (!practice && page.dataset.lang && lang !== page.dataset.lang && !state.job) {
+    await save().catch(() => {});
+    if (!dirty() && !state.conflict) { location.replace(`${location.pathname}?lang=${lang}`); return; }
+  }
+  showStatement(lang);
+}
+document.querySelectorAll("button.lang").forEach((b) => b.addEventListener("click", () => chooseLang(b.dataset.lang)));
 
 // -- editor and saving -------------------------------------------------------------------------
 const editor = CodeMirror.fromTextArea($("source"), {
@@ -182,7 +212,7 @@ function scheduleSave(ms) {
 editor.on("change", () => {
   if (!dirty()) return;
   if (state.conflict) { $("saved").textContent = `not saved: ${CHANGED} (see above)`; return; }
-  $("saved").textContent = "editing…";
+  $("saved").textContent = LABELS[pageLang()].editing;
   scheduleSave(800);
 });
 
@@ -200,7 +230,7 @@ async function save(overwrite = false) {
       state.base = body.version;
       state.savedText = text;
       hideConflict();
-      $("saved").textContent = dirty() ? "editing…" : `saved (${body.bytes} bytes)`;
+      $("saved").textContent = dirty() ? LABELS[pageLang()].editing : LABELS[pageLang()].saved(body.bytes);
     } catch (e) {
       if (e.status === 409) showConflict(e.body);
       else $("saved").textContent = `not saved: ${e.message}`;
@@ -261,7 +291,7 @@ async function loadSource() {
     }
     body = await call(api("source"), {method: "POST"});  // the problem's own code: its starter, by a POST
   }
-  applyDisk(body, body.created ? (practice ? "a new starter file" : "the starter") : "");
+  applyDisk(body, body.created ? LABELS[pageLang()][practice ? "newFile" : "starter"] : "");
   editor.clearHistory();
 }
 
@@ -269,7 +299,7 @@ $("create-file").addEventListener("click", async () => {
   const body = await call(api("source"), {method: "POST"}).catch((e) => { $("saved").textContent = e.message; });
   if (!body) return;
   $("create-file").hidden = true;
-  applyDisk(body, body.created ? "a new starter file" : "");
+  applyDisk(body, body.created ? LABELS[pageLang()].newFile : "");
   editor.clearHistory();
 });
 
@@ -429,9 +459,15 @@ $("result").addEventListener("click", (e) => {
 
 const STATES = {queued: "queued: waiting for a judge", judging: "judging"};
 function describe(summary) {
-  if (summary.kind === "run") return `running on ${summary.input ? "your input" : "the sample"}`;
+  if (summary.kind === "run") return LABELS[pageLang()].running(!!summary.input);
   if (summary.kind === "hint") return `judging for a hint (level ${summary.level || 1})`;
   return STATES[summary.state] || "judging";
+}
+
+// The result's banner scrolled into the work pane's view: below the editor (and an open own
+// input) it is out of sight, and a Run or Submit would seem to do nothing.
+function inView() {
+  if ($("banner")) $("banner").scrollIntoView({block: "nearest"});
 }
 
 function skeleton(summary, note) {
@@ -448,6 +484,7 @@ function follow(summary, note) {
   busy(true);
   showPane("result");
   skeleton(summary, note);
+  inView();
   let count = 0;
   const end = () => { source.close(); state.job = null; busy(false); };
   source.addEventListener("test", (e) => {
@@ -465,6 +502,7 @@ function follow(summary, note) {
     end();
     const report = JSON.parse(e.data).report;
     if ("test" in report) showRun(report); else showReport(summary, report);  // a Run's, or a judging's
+    inView();
   });
   source.addEventListener("error", (e) => {
     if (e.data) {  // the judging's own error: the judge said why
@@ -504,11 +542,12 @@ async function broken(summary, source) {
 }
 
 function verdictLine(r) {
-  const title = TITLES[r.verdict] || r.verdict;
-  const where = r.first_failure ? ` on test ${esc(r.first_failure)}` : "";
+  const words = LABELS[pageLang()];
+  const title = words.titles[r.verdict] || r.verdict;
+  const where = r.first_failure ? esc(words.onTest(r.first_failure)) : "";
   const slowest = Math.max(0, ...r.tests.map((t) => (typeof t.time_ms === "number" ? t.time_ms : 0)));
-  return `${badge(r.verdict)} <span class="title">${esc(title)}</span>${where}` +
-    `<span class="figures">${r.passed}/${r.total} tests passed${r.tests.length ? ` · slowest ${Math.round(slowest)} ms` : ""}</span>`;
+  return `${badge(r.verdict)} <span class="title">${esc(title)}</span>${where}<span class="figures">` +
+    `${esc(words.passed(r.passed, r.total))}${r.tests.length ? esc(words.slowest(Math.round(slowest))) : ""}</span>`;
 }
 
 function showReport(summary, r) {
@@ -547,10 +586,19 @@ function hintBox(h) {
   return `<div id="hintbox" class="hintbox hint-${esc(h.kind || "none")}"><h4>Hint (level ${h.level})</h4>${body}</div>`;
 }
 
+// An output as rows of numbers: a number is one cell, a vector one row, a matrix its rows, and
+// an array of 3 or more axes (or a tuple of arrays) the rows of its innermost matrices in order.
+function rowsOf(value) {
+  if (!Array.isArray(value)) return [[value]];
+  if (!value.some(Array.isArray)) return [value];
+  return value.flatMap((part) => (Array.isArray(part) && part.some(Array.isArray) ? rowsOf(part)
+    : [Array.isArray(part) ? part : [part]]));
+}
+
 function grid(rows, reference) {
-  if (!Array.isArray(rows)) return `<p class="muted">(no output)</p>`;
-  const asRows = Array.isArray(rows[0]) ? rows : [rows];
-  const refRows = reference && (Array.isArray(reference[0]) ? reference : [reference]);
+  if (rows === undefined || rows === null) return `<p class="muted">(no output)</p>`;
+  const asRows = rowsOf(rows);
+  const refRows = reference === undefined || reference === null ? null : rowsOf(reference);
   const cells = asRows.slice(0, 16).map((row, i) => "<tr>" + row.slice(0, 12).map((v, j) => {
     const ref = refRows && refRows[i] ? refRows[i][j] : undefined;
     const off = ref !== undefined && Math.abs(v - ref) > Math.max(1e-6, 1e-6 * Math.abs(ref));
@@ -560,10 +608,10 @@ function grid(rows, reference) {
 }
 
 function showRun(r) {
-  const on = r.input === "sample" ? "the sample" : "your input";
+  const words = LABELS[pageLang()];
   ["tests", "hintbox"].forEach((id) => { if ($(id)) $(id).remove(); });  // a class's hint is a Run's
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
-         `${esc(TITLES[r.verdict] || r.verdict)}</span> on ${on}</span>`);
+         `${esc(words.titles[r.verdict] || r.verdict)}</span>${esc(words.on(r.input !== "sample"))}</span>`);
   const t = r.test;
   const outputs = `<div class="side"><div><h4>yours</h4>${grid(r.output, r.expected)}</div>` +
     `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
