@@ -125,14 +125,16 @@ class ClassPage:
         return {"ok": True}
 
     # -- the code: the student's draft ---------------------------------------------------------
-    def load(self, ask: Ask) -> Code | None:
-        found = self.store.draft(ask.who.user.id, ask.problem.slug)
-        return None if found is None else Code(found[0], found[1], WHERE)
+    def load(self, ask: Ask) -> Code:
+        """The draft; before the first save, the starter (version ABSENT: the first edit saves it), so
+        a first open needs no second request."""
+        return self.create(ask)[0]
 
     def create(self, ask: Ask) -> tuple[Code, bool]:
-        """The draft; before the first save, the starter (saved by the first edit, based on ABSENT)."""
-        found = self.load(ask)
-        return (found, False) if found else (Code(starter_text(ask.problem), ABSENT, WHERE), True)
+        found = self.store.draft(ask.who.user.id, ask.problem.slug)
+        if found is None:
+            return Code(starter_text(ask.problem), ABSENT, WHERE), True
+        return Code(found[0], found[1], WHERE), False
 
     def code(self, ask: Ask) -> str:
         return self.create(ask)[0].text

@@ -310,6 +310,9 @@ def test_a_students_draft_starts_as_the_starter_and_is_saved_by_version(klass):
     """The problem page's code is kept per student and problem; a save names the version it was
     based on, so a second tab's older text never overwrites the newer one (409 with what is kept)."""
     erin, fred = _as(klass, "erin"), _as(klass, "fred")
+    opened = erin.get("/api/problems/gqa/source")  # the page's first open: the starter, no 404 then a POST
+    assert (opened.status, opened.json()["version"]) == (200, "absent")
+    assert "class Solution:" in opened.json()["source"]
     first = erin.get("/api/problems/gqa/draft").json()
     assert first["version"] == "absent" and "class Solution:" in first["code"] and "def " in first["code"]
     put = lambda client, code, version: client.request(  # noqa: E731

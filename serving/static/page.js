@@ -291,7 +291,8 @@ async function loadSource() {
     }
     body = await call(api("source"), {method: "POST"});  // the problem's own code: its starter, by a POST
   }
-  applyDisk(body, body.created ? LABELS[pageLang()][practice ? "newFile" : "starter"] : "");
+  const fresh = body.created || (!practice && body.version === "absent");  // a class serves the starter until saved
+  applyDisk(body, fresh ? LABELS[pageLang()][practice ? "newFile" : "starter"] : "");
   editor.clearHistory();
 }
 
