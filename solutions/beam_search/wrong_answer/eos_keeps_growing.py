@@ -1,4 +1,4 @@
-# Bug: a hypothesis that generated EOS is not set aside: it stays in the beam and keeps growing past EOS to n tokens.
+# Bug: a hypothesis that generated EOS is not set aside: it stays in the beam and keeps growing past EOS to n tokens. Public: facebookresearch/ParlAI issue #2058 ("beam search continues after EOS") and jarobyte91/pytorch_beam_search issue #5.
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np

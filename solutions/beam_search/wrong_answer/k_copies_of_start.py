@@ -1,4 +1,4 @@
-# Bug: the beam starts as k copies of the start token all scored 0, so the first step keeps the same best token k times; Hugging Face transformers guards this with beam_scores[:, 1:] = -1e9 in generate().
+# Bug: the beam starts as k copies of the start token all scored 0, so the first step keeps the same best token k times; Hugging Face transformers guards this with beam_scores[:, 1:] = -1e9 in generate(). fairseq/search.py guards it too ("at the first step all hypotheses are equally likely, so use only the first beam").
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np

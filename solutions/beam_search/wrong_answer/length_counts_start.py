@@ -1,4 +1,4 @@
-# Bug: the length in score / length^alpha counts the start token too (the whole sequence), not only the generated tokens.
+# Bug: the length in score / length^alpha counts the start token too (the whole sequence), not only the generated tokens. Public: huggingface/transformers issue #26624 (beam_search.py divides by the whole sequence length, prompt included) and vllm-project/vllm issue #2606 (sequence.py get_beam_search_score).
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-# Bug: the length penalty is applied to the running score at every step (score / t^alpha stored and added to), not once to the final sum.
+# Bug: the length penalty is applied to the running score at every step (score / t^alpha stored and added to), not once to the final sum. Public: OpenNMT/OpenNMT-tf PR #456 (opennmt/utils/decoding.py divided the running scores by the step penalty each step).
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np

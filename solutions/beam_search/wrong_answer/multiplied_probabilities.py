@@ -1,4 +1,4 @@
-# Bug: path probabilities are multiplied instead of log-probabilities added: products of 64 small probabilities underflow to 0 and the beam ranks ties of 0 by index.
+# Bug: path probabilities are multiplied instead of log-probabilities added: products of 160 small probabilities underflow to 0 and the beam ranks ties of 0 by index. Public: githubharald/CTCDecoder PR #23 (ctc_decoder/beam_search.py multiplied probabilities until moved to log space "to avoid underflow").
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np

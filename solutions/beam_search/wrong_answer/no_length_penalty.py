@@ -1,4 +1,4 @@
-# Bug: the length penalty is left out: hypotheses are ranked by the raw sum of log-probabilities whatever alpha is.
+# Bug: the length penalty is left out: hypotheses are ranked by the raw sum of log-probabilities whatever alpha is. Public: jarobyte91/pytorch_beam_search issue #5 and allenai/allennlp issue #5113 (nn.beam_search.BeamSearch had no length penalty).
 """Beam search over a bigram model, one vectorised step at a time."""
 
 import numpy as np
