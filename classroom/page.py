@@ -289,6 +289,8 @@ class ClassPage:
     def editorial(self, ask: Ask, force: bool) -> dict:
         """The accepted solutions where class.toml opens them (a contest's default: once it has ended)."""
         if not ask.who.user.admin and not self.config().editorial_now(time.time()):
-            return Editorial(False, "the editorial is closed here (in a contest, until it ends)", 0).as_dict()
+            closed = {"en": "the editorial is closed here (in a contest, until it ends)",
+                      "zh": "此处题解未开放（比赛中，直到比赛结束）"}
+            return Editorial(False, closed[ask.lang], 0).as_dict()
         return opened(ask.problem).as_dict()
 

@@ -62,7 +62,7 @@ const LABELS = {
        // the tests' table, a mismatch and the console
        columns: ["#", "test", "verdict", "time", "memory", ""], printedBytes: (n) => `printed ${n} bytes`,
        expectedShape: "expected shape", yourShape: "your shape", firstMismatch: "first mismatch", expected: "expected",
-       got: "got", error: "error", allowed: "allowed", differing: "differing", ofElements: (d, n) => `${d} of ${n} elements`,
+       position: (p) => p, got: "got", error: "error", allowed: "allowed", differing: "differing", ofElements: (d, n) => `${d} of ${n} elements`,
        console: "stdout / stderr", shortened: (n) => ` (${n} bytes in all, shortened)`, nothing: "(nothing printed)",
        traceback: "traceback (your code only)", stdout: "stdout",
        resumed: "(it was running when this page loaded)", noOutput: "(no output)", yours: "yours", reference: "reference",
@@ -137,6 +137,9 @@ const LABELS = {
          `参考解在该测试点上用 ${ref}（${ratio} 倍）。`,
        columns: ["#", "测试点", "结果", "时间", "内存", ""], printedBytes: (n) => `输出了 ${n} 字节`,
        expectedShape: "期望形状", yourShape: "你的形状", firstMismatch: "第一处不符", expected: "期望值",
+       // the checker's position (grading/checker.py's _position) said in Chinese
+       position: (p) => p.replace(/^row (\d+), column (\d+)$/, "第 $1 行第 $2 列").replace(/^element (\[.*\]|\d+)$/, "元素 $1")
+         .replace(/^the value$/, "该值"),
        got: "你的值", error: "误差", allowed: "允许", differing: "不符元素", ofElements: (d, n) => `${n} 个元素中 ${d} 个`,
        console: "标准输出 / 标准错误", shortened: (n) => `（共 ${n} 字节，已截短）`, nothing: "（没有输出）",
        traceback: "调用栈（仅你的代码）", stdout: "输出",

@@ -353,7 +353,7 @@ function mismatch(m) {
     return `<table class="mismatch"><tr><th>${w.expectedShape}</th><td>(${m.expected_shape.join(", ")})</td></tr>` +
            `<tr><th>${w.yourShape}</th><td>(${m.got_shape.join(", ")})</td></tr></table>`;
   }
-  return `<table class="mismatch"><tr><th>${w.firstMismatch}</th><td>${esc(m.position)}</td></tr>` +
+  return `<table class="mismatch"><tr><th>${w.firstMismatch}</th><td>${esc(w.position(m.position))}</td></tr>` +
     `<tr><th>${w.expected}</th><td class="num">${num(m.expected)}</td></tr>` +
     `<tr><th>${w.got}</th><td class="num off">${num(m.got)}</td></tr>` +
     (m.error !== undefined ? `<tr><th>${w.error}</th><td class="num">${num(m.error)} &gt; ${w.allowed} ${num(m.allowed)}</td></tr>` : "") +
@@ -587,7 +587,7 @@ async function submit(kind, level = 1) {
   if ($("submit").disabled) return;
   showPane("result");
   try { await ready(); } catch (e) { banner("error", esc(W().notJudged(e.message))); return; }
-  const path = kind === "hint" ? api(`hint?level=${level}`) : api("submit");
+  const path = kind === "hint" ? api(`hint?level=${level}&lang=${pageLang()}`) : api(`submit?lang=${pageLang()}`);
   const payload = kind === "hint" ? ownPayload() : "";
   if (payload === null) return;
   try {
@@ -604,7 +604,7 @@ async function run() {
   const payload = ownPayload();
   if (payload === null) return;
   try {
-    follow(await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
+    follow(await call(api(`run?lang=${pageLang()}`), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
     banner("error", esc(e.message));
   }
@@ -687,7 +687,7 @@ async function showJudging(id) {
 }
 
 async function showEditorial(force) {
-  const body = await call(`/api/problems/${slug}/editorial${force ? "?force=1" : ""}`);
+  const body = await call(`/api/problems/${slug}/editorial?lang=${pageLang()}${force ? "&force=1" : ""}`);
   const target = $("editorial");
   const lang = pageLang();
   const words = LABELS[lang];
