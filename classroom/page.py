@@ -174,7 +174,8 @@ class ClassPage:
         self.admit(ask.who, level)
         about = {"kind": "hint" if level else "run", "problem": ask.problem.slug,
                  **({"level": level} if level else {}), **({"input": "your input"} if given is not None else {})}
-        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level), self.pool)
+        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level, ask.lang),
+                     self.pool)
         with self.lock:
             self.jobs[job.id] = job
             ended = [k for k, j in self.jobs.items() if j.state == "done"]

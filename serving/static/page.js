@@ -377,7 +377,7 @@ function testDetail(t) {
     (t.step !== undefined ? `<p>${esc(W().stepRight(t.step))}</p>` : "") +
     (t.judged_again ? `<p class="note">${esc(W().judgedAgain(t.judged_again.join("; ")))}</p>` : "") +
     mismatch(t.mismatch) +
-    (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
+    (t.note ? `<p class="note case-note">${esc(t.note)}</p>` : "") +  // the package's words, in English
     (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">${W().inputSizes(sizes(t.sizes))}</p>` : "") +
     (t.hidden ? `<p class="note">${esc(W().hidden)}</p>` : "") +
     (t.verdict !== "AC" && !t.hidden && /^[0-9]{3}-/.test(t.name) ?
