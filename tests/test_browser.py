@@ -642,7 +642,8 @@ def latin_words(browser) -> set[str]:
     text = browser.execute_script("""
         const pane = document.getElementById('work-pane').cloneNode(true);
         pane.querySelectorAll('.CodeMirror, textarea, pre, .bug, #file, code, .own-value, .sizes, [hidden],' +
-                              ' #rows tr.test-row td:nth-child(2), .mismatch td, .filebar a, .case-note').forEach((e) => e.remove());
+                              ' #rows tr.test-row td:nth-child(2), .mismatch td, .filebar a, .case-note')
+          .forEach((e) => e.remove());
         return pane.innerText;""")
     text = re.sub(r"\d{3}-[\w-]+", " ", text)  # a test's name, as its package names it
     return set(re.findall(r"[A-Za-z][A-Za-z_]+", text)) - LATIN_ALLOWED - VERDICTS
