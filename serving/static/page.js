@@ -577,7 +577,8 @@ function showRun(r) {
   const printed = consolePanel(t, r.traceback);
   const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
   const use = r.input === "sample" && r.verdict !== "AC" && t && /^[0-9]{3}-/.test(t.name) ? useButton(t.name) : "";
-  $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
+  const said = r.message && !(t && t.mismatch && !t.mismatch.got_shape);  // else the mismatch table says it, in the page's words
+  $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (said ? `<p class="msg">${esc(r.message)}</p>` : "") +
     (t && t.mismatch ? mismatch(t.mismatch) : "") + use + (compared ? outputs + printed : printed + outputs);
   const more = $("hint-more");
   if (more) more.addEventListener("click", () => submit("hint", 2));
