@@ -338,7 +338,8 @@ def test_a_class_run_in_chinese_says_its_wrong_answer_and_hints_in_chinese(klass
         browser.find_element("id", "hint-more").click()
         wait_for(browser, "#hintbox h4", "提示（第 2 级）")
         assert "错误所在：" in browser.find_element("id", "hintbox").text
-        assert [h.text for h in browser.find_elements("css selector", "#run-out .console h5")] == ["标准输出 / 标准错误"]
+        console = browser.find_elements("css selector", "#run-out .console h5")
+        assert [h.text for h in console] == ["标准输出 / 标准错误"]
         assert latin_words(browser) == set()
     finally:
         browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
