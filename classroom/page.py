@@ -174,7 +174,8 @@ class ClassPage:
         self.admit(ask.who, level)
         about = {"kind": "hint" if level else "run", "problem": ask.problem.slug,
                  **({"level": level} if level else {}), **({"input": "your input"} if given is not None else {})}
-        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level), self.pool)
+        job = RunJob(ask.who.user.id, about, lambda: self.runs.run(ask.problem, code, given, level, ask.lang),
+                     self.pool)
         with self.lock:
             self.jobs[job.id] = job
             ended = [k for k, j in self.jobs.items() if j.state == "done"]
@@ -289,6 +290,8 @@ class ClassPage:
     def editorial(self, ask: Ask, force: bool) -> dict:
         """The accepted solutions where class.toml opens them (a contest's default: once it has ended)."""
         if not ask.who.user.admin and not self.config().editorial_now(time.time()):
-            return Editorial(False, "the editorial is closed here (in a contest, until it ends)", 0).as_dict()
+            closed = {"en": "the editorial is closed here (in a contest, until it ends)",
+                      "zh": "此处题解未开放（比赛中，直到比赛结束）"}
+            return Editorial(False, closed[ask.lang], 0).as_dict()
         return opened(ask.problem).as_dict()
 

@@ -55,7 +55,7 @@ def register(broker: RedisBroker, client: redis.Redis, namespace: str) -> None:
     """The Run actor on `broker`: the server enqueues to it, a worker runs it."""
     problems: dict[str, Problem] = {}
 
-    def run_code(key: str, slug: str, code: str, given: object, level: int) -> dict:
+    def run_code(key: str, slug: str, code: str, given: object, level: int, lang: str = "en") -> dict:
         if not problems:
             problems.update({p.slug: p for p in all_problems()})
         problem = problems.get(slug)
@@ -63,7 +63,7 @@ def register(broker: RedisBroker, client: redis.Redis, namespace: str) -> None:
             return {"refused": {"status": 400, "message": f"this worker cannot run {slug!r}: is its checkout current?"}}
         with _beating(client, _beat_key(namespace, key)):
             try:
-                return {"report": judged_run(problem, code, given, level)}
+                return {"report": judged_run(problem, code, given, level, lang if lang in ("en", "zh") else "en")}
             except RunRefused as exc:
                 return {"refused": {"status": exc.status if exc.status in (400, 413) else 400,
                                     "message": str(exc)[:2000]}}
@@ -109,10 +109,11 @@ class RemoteRuns:
         self.namespace, self.wait_s = namespace, wait_s
         self.read = client.register_script(READ_CAPPED)
 
-    def __call__(self, slug: str, code: str, given: object, level: int) -> dict:
+    def __call__(self, slug: str, code: str, given: object, level: int, lang: str = "en") -> dict:
         key = uuid.uuid4().hex
-        message: Message = Message(queue_name=RUN_QUEUE, actor_name=RUN_ACTOR, args=(key, slug, code, given, level),
-                                   kwargs={}, options={"max_age": int(self.wait_s * 1000)}, message_id=key)
+        message: Message = Message(queue_name=RUN_QUEUE, actor_name=RUN_ACTOR,
+                                   args=(key, slug, code, given, level, lang), kwargs={},
+                                   options={"max_age": int(self.wait_s * 1000)}, message_id=key)
         reply_key = self.backend.build_message_key(message)
         beat_key = _beat_key(self.namespace, key)
         try:

@@ -31,7 +31,7 @@ CASE_NAME = "your-input.json"
 LABEL = "class-run-{pid}"  # a Run's sandbox in `ps` (sandbox_processes): which process judged it
 
 # A Run judged elsewhere: (problem slug, code, the own input or None, hint level) -> the report.
-RunJudge = Callable[[str, str, object, int], dict]
+RunJudge = Callable[[str, str, object, int, str], dict]
 
 
 class RunRefused(Exception):
@@ -54,7 +54,7 @@ def case_bytes(given: object) -> bytes:
     return raw
 
 
-def judged_run(problem: Problem, code: str, given: object | None, level: int = 0) -> dict:
+def judged_run(problem: Problem, code: str, given: object | None, level: int = 0, lang: str = "en") -> dict:
     """One run as the page reads it (coach/run.py's run_json: the test, the console, both outputs),
     on the sample when `given` is None, else on {"input": given} checked as the practice page
     checks it; with a `level`, the hint of that level (coach/hints.py: a WA on the sample or a
@@ -71,7 +71,7 @@ def judged_run(problem: Problem, code: str, given: object | None, level: int = 0
         sandbox = Sandbox(label=run_label(LABEL.format(pid=os.getpid())), secrets=[checkout_root(), workdir])
         try:
             report, expected = run_file(source, problem, case, sandbox)
-            found = hint(report, level) if level else None
+            found = hint(report, level, lang=lang) if level else None
         except ProblemError as exc:
             raise RunRefused(400, str(exc).replace(str(workdir / CASE_NAME), "your input")) from None
         finally:
@@ -106,7 +106,7 @@ class Runs:
                 raise RunRefused(429, f"at most {per_minute} runs a minute: wait a moment")
             times.append(now)
 
-    def run(self, problem: Problem, code: str, given: object | None, level: int = 0) -> dict:
+    def run(self, problem: Problem, code: str, given: object | None, level: int = 0, lang: str = "en") -> dict:
         """The Run's report (judged_run's), or RunRefused saying why not."""
         if given is not None:
             case_bytes(given)  # a bad input is told at once, not after a trip through the queue
@@ -114,7 +114,7 @@ class Runs:
             raise RunRefused(503, "the server is busy with other runs: try again in a moment")
         try:
             if self.remote is not None:
-                return self.remote(problem.slug, code, given, level)
-            return judged_run(problem, code, given, level)
+                return self.remote(problem.slug, code, given, level, lang)
+            return judged_run(problem, code, given, level, lang)
         finally:
             self.slots.release()

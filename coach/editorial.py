@@ -41,13 +41,20 @@ class Editorial:
                 "solutions": [vars(s) for s in self.solutions]}
 
 
-def editorial(problem: Problem, force: bool = False) -> Editorial:
+# Why an editorial is closed, in each language the page has (`lang` chooses; English by default).
+CLOSED = {
+    "en": lambda slug, tries: f"{slug}: not solved yet ({tries} attempt{'s' * (tries != 1)}, no AC on the full test "
+                              "set). The editorial shows the accepted solutions; try a hint first.",
+    "zh": lambda slug, tries: f"{slug}：尚未解出（已尝试 {tries} 次，全部测试点上还没有通过）。"
+                              "题解给出各个通过的解法；不妨先看提示。",
+}
+
+
+def editorial(problem: Problem, force: bool = False, lang: str = "en") -> Editorial:
     past = history.judgings(problem.slug)
     tries = len(history.attempts(problem.slug, past))
     if not force and not history.accepted(problem.slug, past, len(problem.test_files())):
-        return Editorial(False, f"{problem.slug}: not solved yet ({tries} attempt{'s' * (tries != 1)}, no AC on "
-                                "the full test set). The editorial shows the accepted solutions; try a hint first.",
-                         tries)
+        return Editorial(False, CLOSED.get(lang, CLOSED["en"])(problem.slug, tries), tries)
     return opened(problem, tries)
 
 

@@ -15,20 +15,20 @@ from problems.bundled import SOLUTIONS
 from sandbox.errors import MachineBusy, SandboxUnavailable
 
 
-def enrich(report: Report, hint_level: int | None) -> None:
-    """Before a judging is printed: a hint on WA when asked, the reference's speed on AC. Neither
-    may cost the verdict: a hint that cannot be had says why."""
+def enrich(report: Report, hint_level: int | None, lang: str = "en") -> None:
+    """Before a judging is printed: a hint on WA when asked (its sentences in `lang`), the reference's
+    speed on AC. Neither may cost the verdict: a hint that cannot be had says why."""
     if hint_level and report.verdict != "WA":  # said plainly, on the terminal as on the page
         from coach.hints import not_a_wrong_answer
 
-        report.sections.append(not_a_wrong_answer(report, hint_level))
+        report.sections.append(not_a_wrong_answer(report, hint_level, lang))
     elif hint_level:
-        from coach.hints import Hint, hint  # only asked for on a wrong answer
+        from coach.hints import Hint, hint, words  # only asked for on a wrong answer
 
         try:
-            report.sections.append(hint(report, hint_level))
+            report.sections.append(hint(report, hint_level, lang=lang))
         except (ProblemError, OSError, SandboxUnavailable, MachineBusy) as exc:
-            report.sections.append(Hint(hint_level, "none", f"no hint could be had ({exc})"))
+            report.sections.append(Hint(hint_level, "none", words(lang)["failed"].format(why=exc), lang=lang))
     if report.verdict == "AC" and (measured := speed(report)) is not None:
         report.sections.append(measured)
 

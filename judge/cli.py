@@ -52,6 +52,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--hint", nargs="?", const=1, type=int, choices=(1, 2), metavar="LEVEL",
                         help="on a Wrong Answer: 1 names the statement step where your output goes wrong, "
                         "2 the bug (from the bundled wrong answers)")
+    parser.add_argument("--lang", choices=("en", "zh"), default="en",
+                        help="the language of the hint's sentences (the statement's step titles with them)")
     parser.add_argument("--no-record", action="store_true",
                         help="leave the judging out of your practice history (files under solutions/ never go in)")
     parser.add_argument("--bundled", action="store_true",

@@ -26,7 +26,7 @@ def judge_one(path: Path, problem: Problem | None, args: argparse.Namespace, san
     printed, and keeps it in the history after."""
     report = judge_file(path, problem, Options(stored(args.tests), run_all=args.all, keep_output=args.hint is not None,
                                                on_test=_progress if args.progress else None, sandbox=sandbox))
-    enrich(report, args.hint)
+    enrich(report, args.hint, args.lang)
     if args.progress:
         print(render.to_json(report, with_text=True))
     elif args.json:

@@ -46,7 +46,9 @@ def page_context(problem: Problem, mode: str, where: str, **flags: bool | str) -
 
 def routes(store: ProblemStore, wrap: Callable[..., Callable[[Request], Awaitable[Response]]]) -> list[BaseRoute]:
     def ask(request: Request, who: Any) -> Ask:
-        return Ask(store.problem(request.path_params["slug"], who), who, request.query_params.get("file"))
+        lang = request.query_params.get("lang", "en")
+        return Ask(store.problem(request.path_params["slug"], who), who, request.query_params.get("file"),
+                   lang if lang in ("en", "zh") else "en")
 
     def etag(body: dict) -> JSONResponse:
         return JSONResponse(body, headers={"etag": f'"{body["version"]}"'})

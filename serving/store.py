@@ -31,6 +31,7 @@ class Ask:
     problem: Problem
     who: Any  # the class's Caller; None on the practice server
     file: str | None = None  # ?file= on the practice server: another file of practice/
+    lang: str = "en"  # ?lang= : the language of what the server writes for the page (hints, editorial)
 
 
 @dataclass

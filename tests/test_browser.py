@@ -629,3 +629,59 @@ def test_the_fields_follow_each_arguments_shape_and_kind(server, browser):
     assert headers == [f"# [{i}][{j}]" for i in range(4) for j in range(2)]  # the sample's 4 blocks of 2 slots
     browser.find_element("id", "run").click()  # the 4-D text read back is the sample: accepted on it
     assert " ".join(wait_for(browser, "#verdict", "on your input").text.split()) == "AC Accepted on your input"
+
+
+# Latin words the page in 中文 may show: units and keys, the problem's own names, and what a user wrote
+# (the editor, the console, a bug's one line from its file, a test's name and note) is taken out before.
+LATIN_ALLOWED = {"CPU", "MiB", "ms", "Ctrl", "Enter", "Shift", "gqa", "practice", "py", "abs", "rel"}
+VERDICTS = {"AC", "WA", "TLE", "MLE", "OLE", "RE", "CE", "JE"}
+
+
+def latin_words(browser) -> set[str]:
+    """The Latin words of the work pane as a user reads it, the user's own text and code names left out."""
+    text = browser.execute_script("""
+        const pane = document.getElementById('work-pane').cloneNode(true);
+        pane.querySelectorAll('.CodeMirror, textarea, pre, .bug, #file, code, .own-value, .sizes, [hidden],' +
+                              ' #rows tr.test-row td:nth-child(2), .mismatch td, .filebar a, .case-note')
+          .forEach((e) => e.remove());
+        return pane.innerText;""")
+    text = re.sub(r"\d{3}-[\w-]+", " ", text)  # a test's name, as its package names it
+    return set(re.findall(r"[A-Za-z][A-Za-z_]+", text)) - LATIN_ALLOWED - VERDICTS
+
+
+@pytest.mark.slow
+def test_the_page_in_chinese_says_a_wrong_answer_its_hint_and_history_in_chinese(server, browser):
+    open_problem(browser, server)
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
+    wait_for(browser, "#statement h2", "背景")
+    try:
+        type_in(browser, WRONG)
+        browser.find_element("id", "submit").click()
+        wait_for(browser, "#verdict", "个测试点")
+        detail = browser.find_element("css selector", "#rows tr.test-row.failing + tr.detail").text
+        assert re.search(r"第一处不符 第 \d+ 行第 \d+ 列\n期望值 -?\d", detail), detail
+        assert latin_words(browser) == set()
+        browser.find_element("id", "hint").click()
+        wait_for(browser, "#hintbox h4", "提示（第 1 级）")
+        assert re.search(r"你的输出从题面第 \d 步（\S+）开始出错。", browser.find_element("id", "hintbox").text)
+        browser.find_element("id", "hint-more").click()
+        wait_for(browser, "#hintbox h4", "提示（第 2 级）", timeout=120)
+        assert "错误所在：" in browser.find_element("id", "hintbox").text
+        assert latin_words(browser) == set()
+        browser.execute_script("document.getElementById('hintbox').scrollIntoView()")
+        shot(browser, "zh-wa-hint.png")
+        browser.find_element("css selector", 'button.rtab[data-pane="history"]').click()
+        wait_for(browser, "#history table", "提交")
+        assert [th.text for th in browser.find_elements("css selector", "#history th")][:5] == [
+            "时间", "类型", "结果", "通过", "最慢"]
+        browser.find_element("css selector", "#history tr.judging").click()
+        wait_for(browser, "#judging h4", "最慢")
+        assert latin_words(browser) == set()
+        browser.find_element("css selector", 'button.rtab[data-pane="editorial"]').click()
+        wait_for(browser, "#editorial p")  # closed until gqa is solved (an earlier test may have): said in Chinese
+        said = browser.find_element("css selector", "#editorial p").text
+        assert re.fullmatch(r"gqa：尚未解出（已尝试 \d+ 次，全部测试点上还没有通过）。"
+                            r"题解给出各个通过的解法；不妨先看提示。|\d+ 种通过的解法，各走一条路。", said), said
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
+    wait_for(browser, "#run", "Run")

@@ -23,6 +23,7 @@ from test_browser import (  # noqa: F401  # the fixture
     SHOTS,
     browser,
     csp_violations,
+    latin_words,
     own_input_on,
     wait_for,
     wait_until,
@@ -318,6 +319,31 @@ def test_submit_followed_to_wa_then_ac_and_a_contests_hidden_test_by_its_verdict
     diff = wait_for(browser, "#judging-diff").text.splitlines()
     assert diff[:2] == [f"--- submission {mine[1]['id']}", "+++ your code now"] and "+# and more" in diff
     browser.save_screenshot(str(SHOTS / "class-history-diff.png"))
+
+
+def test_a_class_run_in_chinese_says_its_wrong_answer_and_hints_in_chinese(klass, browser):  # noqa: F811
+    server, passwords, folder = klass
+    settings(folder, class_toml(runs_per_minute=20))
+    sign_in(browser, server, passwords["zoe"], "/problems/gqa", name="zoe")
+    editor_text(browser)
+    browser.find_element("css selector", 'button.lang[data-lang="zh"]').click()
+    wait_until(lambda: browser.current_url.endswith("?lang=zh"), what="the page asked again in Chinese")
+    wait_for(browser, "#statement h2", "背景")
+    try:
+        editor_text(browser)
+        type_in(browser, PRINTS_WRONG)
+        press(browser, "hint")
+        wait_for(browser, "#hintbox h4", "提示（第 1 级）")
+        assert re.search(r"你的输出从题面第 \d 步（\S+）开始出错。", browser.find_element("id", "hintbox").text)
+        browser.find_element("id", "hint-more").click()
+        wait_for(browser, "#hintbox h4", "提示（第 2 级）")
+        assert "错误所在：" in browser.find_element("id", "hintbox").text
+        console = browser.find_elements("css selector", "#run-out .console h5")
+        assert [h.text for h in console] == ["标准输出 / 标准错误"]
+        assert latin_words(browser) == set()
+    finally:
+        browser.find_element("css selector", 'button.lang[data-lang="en"]').click()
+    wait_for(browser, "#run", "Run")
 
 
 def test_the_editorial_in_a_class_and_the_labels_in_chinese(klass, browser):  # noqa: F811

@@ -267,6 +267,18 @@ def test_hint_names_the_step_then_the_bug(home, slug, name, step):
     assert f"Hint (level 2): your output goes wrong at {step}: {first_line}" in level2.stdout
 
 
+@pytest.mark.slow  # a hint judges every bundled wrong file
+def test_the_hint_in_chinese_names_the_chinese_statements_step(home):
+    level1 = json.loads(judge(home, str(WRONG), "--hint", "--lang", "zh", "--json").stdout)["hint"]
+    assert level1["step"] == "题面第 4 步（逐个查询头计算注意力）"
+    assert level1["text"] == "你的输出从题面第 4 步（逐个查询头计算注意力）开始出错（--hint 2 指出错误所在）"
+    shown = judge(home, str(WRONG), "--hint", "2", "--lang", "zh").stdout
+    first_line = WRONG.read_text().splitlines()[0].removeprefix("# WRONG: ").rstrip(".")
+    assert f"提示（第 2 级）：你的输出从题面第 4 步（逐个查询头计算注意力）开始出错：{first_line}" in shown
+    accepted = json.loads(judge(home, str(REFERENCE), "--tests", "001", "--hint", "--lang", "zh", "--json").stdout)
+    assert accepted["hint"]["text"] == "提示只解释答案错误（WA）；这份代码已通过：没有需要解释的错误答案"
+
+
 @pytest.mark.slow
 def test_a_bug_no_bundled_file_has_gets_an_honest_no(tmp_path, home):
     mine = tmp_path / "off_by_a_little.py"

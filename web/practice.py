@@ -142,7 +142,7 @@ class PracticeStore:
         return self.start(ask, "submit", (), ("--progress",))
 
     def hint(self, ask: Ask, level: int, body: bytes) -> dict:
-        return self.start(ask, "hint", (), ("--progress", "--hint", str(level)), level=level)
+        return self.start(ask, "hint", (), ("--progress", "--hint", str(level), "--lang", ask.lang), level=level)
 
     def active(self, ask: Ask) -> dict:
         job = self.jobs.active(str(self.path(ask)))
@@ -177,7 +177,7 @@ class PracticeStore:
                                                         f"practice/{path.name} now")}
 
     def editorial(self, ask: Ask, force: bool) -> dict:
-        return self.pool.submit(editorial, ask.problem, force).result().as_dict()
+        return self.pool.submit(editorial, ask.problem, force, ask.lang).result().as_dict()
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

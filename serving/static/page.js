@@ -14,7 +14,8 @@ const slug = page.dataset.slug;
 const file = page.dataset.file || "";  // the practice file named in the URL; none in a class
 const where = page.dataset.where;
 const practice = page.dataset.mode === "practice";
-const CHANGED = practice ? "changed on disk" : "saved in another tab";
+const W = () => LABELS[pageLang()];  // the page's words in its language now
+const changed = () => W().changed(practice);
 const LIMITS = {TLE: Number(page.dataset.timeLimit), MLE: Number(page.dataset.memoryLimit)};
 const csrf = document.querySelector('meta[name="csrf"]').content;
 const $ = (id) => document.getElementById(id);
@@ -39,11 +40,11 @@ async function call(path, options = {}) {
     response = await fetch(path, Object.assign({}, options, {headers, credentials: "same-origin"}));
   } catch (e) {  // no answer at all: the server is gone, or the network
     lost();
-    throw new Error("no answer from the server");
+    throw new Error(W().noAnswer);
   }
   const body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
-  if (!response.ok) {
-    const error = new Error(body.error || `HTTP ${response.status}`);
+  if (!response.ok) {  // a rate limit is said in the page's language; the server's own words in English
+    const error = new Error(response.status === 429 ? W().tooMany(body.error || "") : body.error || `HTTP ${response.status}`);
     error.status = response.status;
     error.body = body;
     throw error;
@@ -53,28 +54,25 @@ async function call(path, options = {}) {
 
 // -- the connection ----------------------------------------------------------------------------
 function lost(message) {
-  $("lost-text").textContent = message || "Lost the connection to the server: it stopped, or the network is down. " +
-    `Your text stays in this tab; ${practice ? "start the server again (make serve)" : "when the class's server is back"}, then Retry.`;
+  $("lost-text").textContent = message || W().lost(practice);
   $("lost").hidden = false;
-  if (state.job) banner("error", `<span id="server-stopped">${esc(LABELS[pageLang()].stopped)}</span>`);
+  if (state.job) banner("error", `<span id="server-stopped">${esc(W().stopped)}</span>`);
   if (state.job && state.job.source) { state.job.source.close(); state.job.source = null; }
   busy(false);
 }
 
 async function retry() {
-  $("lost-text").textContent = "trying again…";
+  $("lost-text").textContent = W().trying;
   let response;
   try {
     response = await fetch("/api/ping", {credentials: "same-origin"});
   } catch (e) {
-    $("lost-text").textContent = `Still no answer from the server. ${practice ? "Start it again (make serve), then " : ""}Retry.`;
+    $("lost-text").textContent = W().still(practice);
     return;
   }
   if (!response.ok) {
     $("lost-text").textContent = response.status === 403 || response.status === 401
-      ? (practice ? "The server answers, but this tab's session ended (it restarted, or has another token): open the URL it printed."
-        : "The server answers, but this tab's session ended: sign in again (reload the page).")
-      : `The server answers ${response.status}: Retry in a moment.`;
+      ? W().sessionEnded(practice) : W().answers(response.status);
     return;
   }
   $("lost").hidden = true;
@@ -84,7 +82,7 @@ async function retry() {
       follow(await call(`/api/jobs/${followed.job}`));
     } catch (e) {
       state.job = null;
-      banner("error", "The judging was lost with the server (it restarted): run it again.");
+      banner("error", esc(W().lostJob));
     }
   }
   if (dirty() && !state.conflict) save().catch(() => {});
@@ -100,51 +98,7 @@ function typeset(root) {
   });
 }
 
-// The page's own labels in the language chosen, which is kept across pages (localStorage).
-const LABELS = {
-  en: {run: "Run", submit: "Submit", hint: "Hint", cancel: "Cancel", own: "my own input", result: "Result",
-       history: "History", editorial: "Editorial", stopped: "server stopped: this judging ended with it",
-       reset: "Reset to sample", use: "use this test as input", starter: "the starter", newFile: "a new starter file",
-       editing: "editing…", saved: (bytes) => `saved (${bytes} bytes)`,
-       limits: (l) => `${l.ms} ms CPU per test · ${l.mib} MiB · tolerance abs ${l.abs} or rel ${l.rel}`,
-       titles: {AC: "Accepted", WA: "Wrong Answer", TLE: "Time Limit Exceeded", MLE: "Memory Limit Exceeded",
-                OLE: "Output Limit Exceeded", RE: "Runtime Error", CE: "Compilation Error", JE: "Judge Error"},
-       onTest: (name) => ` on test ${name}`, on: (own) => ` on ${own ? "your input" : "the sample"}`,
-       passed: (n, total) => `${n}/${total} tests passed`, slowest: (ms) => ` · slowest ${ms} ms`,
-       running: (own) => `running on ${own ? "your input" : "the sample"}`,
-       note: (hints) => `Run tries your code on the sample (or your own input); Submit judges every test` +
-         `${hints ? "; Hint explains a wrong answer" : ""}.`,
-       hidden: "a hidden test: a contest shows its verdict and number only",
-       ownNote: "one row per line; # [i] starts block i of a 3-D array; the sizes are checked on Run",
-       kinds: {float_array: "float array", int_array: "integer array", float: "real number", int: "integer"},
-       fieldLine: (name, line, what) => `${name}, line ${line}: ${what}`,
-       notNumber: (t) => `“${t}” is not a number`, notWhole: (t) => `“${t}” is not a whole number`,
-       brackets: "a row is [a, b, c] on one line", oneNumber: "one number", oneLine: "a vector is one line [a, b, c]",
-       ragged: (n, line, m) => `${n} numbers, but line ${line} has ${m}`, noHeader: "a matrix has no # headers",
-       header: (depth) => `a block of rows starts with its header # ${"[0]".repeat(depth)}`,
-       order: (next) => `the header here is ${next.join(" or ")}`},
-  zh: {run: "运行", submit: "提交", hint: "提示", cancel: "取消", own: "自定义输入", result: "结果",
-       history: "历史", editorial: "题解", stopped: "服务器已停止：这次评测随之结束",
-       reset: "恢复样例", use: "用此测试作为输入", starter: "初始代码", newFile: "新建的初始代码文件",
-       editing: "编辑中…", saved: (bytes) => `已保存（${bytes} 字节）`,
-       limits: (l) => `每个测试 CPU ${l.ms} ms · ${l.mib} MiB · 容差：绝对 ${l.abs} 或相对 ${l.rel}`,
-       titles: {AC: "通过", WA: "答案错误", TLE: "超出时间限制", MLE: "超出内存限制", OLE: "输出超出限制",
-                RE: "运行错误", CE: "编译错误", JE: "评测错误"},
-       onTest: (name) => ` 测试点 ${name}`, on: (own) => ` ${own ? "自定义输入" : "样例"}`,
-       passed: (n, total) => `通过 ${n}/${total} 个测试点`, slowest: (ms) => ` · 最慢 ${ms} ms`,
-       running: (own) => `正在${own ? "用自定义输入" : "在样例上"}运行`,
-       note: (hints) => `运行：在样例（或自定义输入）上试运行你的代码；提交：评测全部测试` +
-         `${hints ? "；提示：解释答案错在哪里" : ""}。`,
-       hidden: "隐藏测试点：比赛中只显示结果和编号",
-       ownNote: "矩阵每行占一行；# [i] 开始三维数组的第 i 块；运行时检查各维大小",
-       kinds: {float_array: "浮点数组", int_array: "整数数组", float: "实数", int: "整数"},
-       fieldLine: (name, line, what) => `${name} 第 ${line} 行：${what}`,
-       notNumber: (t) => `“${t}” 不是数字`, notWhole: (t) => `“${t}” 不是整数`,
-       brackets: "一行写作 [a, b, c]", oneNumber: "应为一个数", oneLine: "向量只占一行 [a, b, c]",
-       ragged: (n, line, m) => `有 ${n} 个数，但第 ${line} 行有 ${m} 个`, noHeader: "矩阵没有 # 标题行",
-       header: (depth) => `每块行以标题行 # ${"[0]".repeat(depth)} 开始`,
-       order: (next) => `此处的标题行应为 ${next.join(" 或 ")}`},
-};
+// The page's own words are LABELS (labels.js), in English and Chinese; the language is kept across pages.
 function pageLang() { return LABELS[document.documentElement.lang] ? document.documentElement.lang : "en"; }
 function applyLabels(lang) {
   const words = LABELS[lang] || LABELS.en;
@@ -156,6 +110,13 @@ function applyLabels(lang) {
   document.querySelectorAll("button.use-input").forEach((b) => { b.textContent = words.use; });
   document.querySelectorAll("button.rtab").forEach((b) => { b.textContent = words[b.dataset.pane]; });
   $("limits").textContent = words.limits($("limits").dataset);
+  $("retry").textContent = words.retry;
+  $("conflict-reload").textContent = words.reload;
+  $("conflict-overwrite").textContent = words.overwrite;
+  $("create-file").textContent = words.create(where);
+  const keys = document.querySelector(".keys");
+  if (keys) keys.textContent = words.keys;
+  if ([LABELS.en.loading, LABELS.zh.loading].includes($("statement").textContent)) $("statement").textContent = words.loading;
   if ($("result-note")) $("result-note").textContent = words.note(page.dataset.hints !== "0");
   for (const key of ["starter", "newFile"]) {  // the file's note, where it is still the first one
     if ([LABELS.en[key], LABELS.zh[key]].includes($("saved").textContent)) $("saved").textContent = words[key];
@@ -211,15 +172,15 @@ function scheduleSave(ms) {
 
 editor.on("change", () => {
   if (!dirty()) return;
-  if (state.conflict) { $("saved").textContent = `not saved: ${CHANGED} (see above)`; return; }
-  $("saved").textContent = LABELS[pageLang()].editing;
+  if (state.conflict) { $("saved").textContent = W().notSavedSee(changed()); return; }
+  $("saved").textContent = W().editing;
   scheduleSave(800);
 });
 
 async function save(overwrite = false) {
   clearTimeout(saveTimer);
   while (state.saving) await state.saving.catch(() => {});  // one save at a time
-  if (state.conflict && !overwrite) throw new Error(`the code was ${CHANGED}: reload it or overwrite it first`);
+  if (state.conflict && !overwrite) throw new Error(W().resolveFirst(changed()));
   const text = editor.getValue();
   if (!overwrite && text === state.savedText) return;
   const based = overwrite ? state.conflict.version : state.base;
@@ -230,10 +191,10 @@ async function save(overwrite = false) {
       state.base = body.version;
       state.savedText = text;
       hideConflict();
-      $("saved").textContent = dirty() ? LABELS[pageLang()].editing : LABELS[pageLang()].saved(body.bytes);
+      $("saved").textContent = dirty() ? W().editing : W().saved(body.bytes);
     } catch (e) {
       if (e.status === 409) showConflict(e.body);
-      else $("saved").textContent = `not saved: ${e.message}`;
+      else $("saved").textContent = W().notSaved(e.message);
       throw e;
     }
   })();
@@ -256,12 +217,9 @@ function applyDisk(body, note) {
 function showConflict(disk) {
   clearTimeout(saveTimer);
   state.conflict = {version: disk.version, source: disk.source};
-  $("conflict-text").textContent = disk.version === "absent"
-    ? `${where} was deleted on disk since this tab loaded it.`
-    : `${where} ${CHANGED} since this tab loaded it (${practice ? "another tab, or an editor" : "this code is not saved"}): ` +
-      "reload it, or overwrite it with this tab's text.";
+  $("conflict-text").textContent = disk.version === "absent" ? W().deleted(where) : W().conflict(where, changed(), practice);
   $("conflict").hidden = false;
-  $("saved").textContent = `not saved: ${CHANGED}`;
+  $("saved").textContent = W().notSaved(changed());
 }
 
 function hideConflict() {
@@ -274,7 +232,7 @@ $("conflict-reload").addEventListener("click", async () => {
   if (!disk || disk.source === null) disk = await call(api("source"), {method: "POST"}).catch(() => null);
   if (!disk) return;
   hideConflict();
-  applyDisk(disk, practice ? "reloaded from disk" : "reloaded");
+  applyDisk(disk, W().reloaded(practice));
 });
 $("conflict-overwrite").addEventListener("click", () => save(true).catch(() => {}));
 
@@ -285,14 +243,14 @@ async function loadSource() {
   } catch (e) {
     if (e.status !== 404) { $("saved").textContent = e.message; return; }
     if (file && file !== `${slug}.py`) {  // another name came with the URL: created only by the person's click
-      $("saved").textContent = "does not exist yet";
+      $("saved").textContent = W().absent;
       $("create-file").hidden = false;
       return;
     }
     body = await call(api("source"), {method: "POST"});  // the problem's own code: its starter, by a POST
   }
   const fresh = body.created || (!practice && body.version === "absent");  // a class serves the starter until saved
-  applyDisk(body, fresh ? LABELS[pageLang()][practice ? "newFile" : "starter"] : "");
+  applyDisk(body, fresh ? W()[practice ? "newFile" : "starter"] : "");
   editor.clearHistory();
 }
 
@@ -300,7 +258,7 @@ $("create-file").addEventListener("click", async () => {
   const body = await call(api("source"), {method: "POST"}).catch((e) => { $("saved").textContent = e.message; });
   if (!body) return;
   $("create-file").hidden = true;
-  applyDisk(body, body.created ? LABELS[pageLang()].newFile : "");
+  applyDisk(body, body.created ? W().newFile : "");
   editor.clearHistory();
 });
 
@@ -311,7 +269,7 @@ async function pickUp() {
   try { body = await call(api("source")); } catch (e) { return; }
   if (body.version === state.base || state.saving) return;
   if (dirty()) showConflict(body);
-  else applyDisk(body, `reloaded: ${CHANGED}`);
+  else applyDisk(body, W().reloadedAs(changed()));
 }
 window.addEventListener("focus", pickUp);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) pickUp(); });
@@ -320,13 +278,13 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) pick
 async function ready() {
   if (dirty() || state.conflict) { await save(); return; }
   await pickUp();
-  if (state.conflict) throw new Error(`the code was ${CHANGED}`);
+  if (state.conflict) throw new Error(W().codeWas(changed()));
 }
 
 // -- own input: a field per argument (own_input.js), filled from the sample or a test ------------
 async function ownInput(test) {
   const body = await call(`/api/problems/${slug}/sample${test ? `?test=${encodeURIComponent(test)}` : ""}`);
-  if (!OwnInput.built($("own-fields"))) OwnInput.build($("own-fields"), body.args, LABELS[pageLang()]);
+  if (!OwnInput.built($("own-fields"))) OwnInput.build($("own-fields"), body.args, W());
   OwnInput.fill($("own-fields"), body.input);
 }
 
@@ -390,43 +348,45 @@ function sizes(s) {
 
 function mismatch(m) {
   if (!m) return "";
+  const w = W();
   if (m.got_shape) {
-    return `<table class="mismatch"><tr><th>expected shape</th><td>(${m.expected_shape.join(", ")})</td></tr>` +
-           `<tr><th>your shape</th><td>(${m.got_shape.join(", ")})</td></tr></table>`;
+    return `<table class="mismatch"><tr><th>${w.expectedShape}</th><td>(${m.expected_shape.join(", ")})</td></tr>` +
+           `<tr><th>${w.yourShape}</th><td>(${m.got_shape.join(", ")})</td></tr></table>`;
   }
-  return `<table class="mismatch"><tr><th>first mismatch</th><td>${esc(m.position)}</td></tr>` +
-    `<tr><th>expected</th><td class="num">${num(m.expected)}</td></tr>` +
-    `<tr><th>got</th><td class="num off">${num(m.got)}</td></tr>` +
-    (m.error !== undefined ? `<tr><th>error</th><td class="num">${num(m.error)} &gt; allowed ${num(m.allowed)}</td></tr>` : "") +
-    `<tr><th>differing</th><td>${m.differ} of ${m.elements} elements</td></tr></table>`;
+  return `<table class="mismatch"><tr><th>${w.firstMismatch}</th><td>${esc(w.position(m.position))}</td></tr>` +
+    `<tr><th>${w.expected}</th><td class="num">${num(m.expected)}</td></tr>` +
+    `<tr><th>${w.got}</th><td class="num off">${num(m.got)}</td></tr>` +
+    (m.error !== undefined ? `<tr><th>${w.error}</th><td class="num">${num(m.error)} &gt; ${w.allowed} ${num(m.allowed)}</td></tr>` : "") +
+    `<tr><th>${w.differing}</th><td>${esc(w.ofElements(m.differ, m.elements))}</td></tr></table>`;
 }
 
 function consolePanel(t, extraTraceback) {
   if (t && !("output" in t) && !t.traceback && !extraTraceback) return "";  // a stored judging keeps no output
   const output = t && t.output ? t.output : "";
   const traceback = (t && t.traceback) || extraTraceback || "";
-  const size = t && t.output_size > output.length ? ` (${t.output_size} bytes in all, shortened)` : "";
-  return `<div class="console"><h5>stdout / stderr${size}</h5>` +
-    `<pre class="stdout">${output ? esc(output) : '<span class="muted">(nothing printed)</span>'}</pre>` +
-    (traceback ? `<h5>traceback (your code only)</h5><pre class="traceback">${esc(traceback)}</pre>` : "") + "</div>";
+  const w = W();
+  const size = t && t.output_size > output.length ? esc(w.shortened(t.output_size)) : "";
+  return `<div class="console"><h5>${w.console}${size}</h5>` +
+    `<pre class="stdout">${output ? esc(output) : `<span class="muted">${w.nothing}</span>`}</pre>` +
+    (traceback ? `<h5>${w.traceback}</h5><pre class="traceback">${esc(traceback)}</pre>` : "") + "</div>";
 }
 
 function testDetail(t) {
   return `<div class="test-detail">` +
     (t.message && !(t.mismatch && !t.mismatch.got_shape) ? `<p class="msg">${esc(t.message)}</p>` : "") +  // the table says it
-    (t.step !== undefined ? `<p>step t = ${t.step}: the steps before it were right</p>` : "") +
-    (t.judged_again ? `<p class="note">judged again, the machine being busy: ${t.judged_again.map(esc).join("; ")}</p>` : "") +
+    (t.step !== undefined ? `<p>${esc(W().stepRight(t.step))}</p>` : "") +
+    (t.judged_again ? `<p class="note">${esc(W().judgedAgain(t.judged_again.join("; ")))}</p>` : "") +
     mismatch(t.mismatch) +
-    (t.note ? `<p class="note">${esc(t.note)}</p>` : "") +
-    (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">input: ${sizes(t.sizes)}</p>` : "") +
-    (t.hidden ? `<p class="note">${esc(LABELS[pageLang()].hidden)}</p>` : "") +
+    (t.note ? `<p class="note case-note">${esc(t.note)}</p>` : "") +  // the package's words, in English
+    (t.sizes && Object.keys(t.sizes).length ? `<p class="sizes">${W().inputSizes(sizes(t.sizes))}</p>` : "") +
+    (t.hidden ? `<p class="note">${esc(W().hidden)}</p>` : "") +
     (t.verdict !== "AC" && !t.hidden && /^[0-9]{3}-/.test(t.name) ?
       useButton(t.name) : "") +
     consolePanel(t) + "</div>";
 }
 
 function useButton(name) {
-  return `<button class="use-input" data-test="${esc(name)}">${esc(LABELS[pageLang()].use)}</button>`;
+  return `<button class="use-input" data-test="${esc(name)}">${esc(W().use)}</button>`;
 }
 
 function figure(t, verdict, v, plain, unit) {
@@ -436,7 +396,7 @@ function figure(t, verdict, v, plain, unit) {
 
 function testRow(t, index, total) {
   const failing = t.verdict !== "AC";
-  const printed = t.output ? `<span class="printed" title="printed ${t.output_size} bytes">stdout</span>` : "";
+  const printed = t.output ? `<span class="printed" title="${esc(W().printedBytes(t.output_size))}">${esc(W().stdout)}</span>` : "";
   return `<tr class="test-row${failing ? " failing" : ""}" data-index="${index}" tabindex="0">` +
     `<td>${index}/${total}</td><td>${esc(t.name)}</td><td>${badge(t.verdict)}</td><td>${figure(t, "TLE", t.time_ms, ms, "ms")}</td>` +
     `<td>${figure(t, "MLE", t.memory_mb, mib, "MiB")}</td><td>${printed}<span class="open">${failing ? "▾" : "▸"}</span></td></tr>` +
@@ -444,8 +404,8 @@ function testRow(t, index, total) {
 }
 
 function testsTable() {
-  return `<table class="tests" id="tests"><thead><tr><th>#</th><th>test</th><th>verdict</th><th>time</th>` +
-         `<th>memory</th><th></th></tr></thead><tbody id="rows"></tbody></table>`;
+  return `<table class="tests" id="tests"><thead><tr>${W().columns.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead>` +
+         `<tbody id="rows"></tbody></table>`;
 }
 
 $("result").addEventListener("click", (e) => {
@@ -458,11 +418,10 @@ $("result").addEventListener("click", (e) => {
   row.querySelector(".open").textContent = detail.hidden ? "▸" : "▾";
 });
 
-const STATES = {queued: "queued: waiting for a judge", judging: "judging"};
 function describe(summary) {
-  if (summary.kind === "run") return LABELS[pageLang()].running(!!summary.input);
-  if (summary.kind === "hint") return `judging for a hint (level ${summary.level || 1})`;
-  return STATES[summary.state] || "judging";
+  if (summary.kind === "run") return W().running(!!summary.input);
+  if (summary.kind === "hint") return W().forHint(summary.level || 1);
+  return W().states[summary.state] || W().states.judging;
 }
 
 // The result's banner scrolled into the work pane's view: below the editor (and an open own
@@ -492,12 +451,12 @@ function follow(summary, note) {
     const t = JSON.parse(e.data);
     count += 1;
     $("rows").insertAdjacentHTML("beforeend", testRow(t, t.index, t.total));
-    banner("pending", `${esc(describe(summary))}… ${t.index}/${t.total} tests judged` +
+    banner("pending", `${esc(describe(summary))}… ${esc(W().judged(t.index, t.total))}` +
            `${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
   });
   source.addEventListener("state", (e) => {  // a class's submission: queued, then judging
     const now = JSON.parse(e.data).state;
-    banner("pending", `${esc(STATES[now] || now)}…${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
+    banner("pending", `${esc(W().states[now] || now)}…${note ? ` <span class="muted">${esc(note)}</span>` : ""}`);
   });
   source.addEventListener("done", (e) => {
     end();
@@ -517,11 +476,11 @@ function follow(summary, note) {
   });
   source.addEventListener("cancelled", () => {
     end();
-    banner("cancelled", `<span id="cancelled">cancelled: nothing is left running</span>`);
+    banner("cancelled", `<span id="cancelled">${esc(W().cancelled)}</span>`);
   });
   source.addEventListener("closing", () => {
     source.close();
-    lost("The server is shutting down: every judging was stopped. Start it again (make serve), then Retry.");
+    lost(W().closing);
   });
 }
 
@@ -539,7 +498,7 @@ async function broken(summary, source) {
   }
   state.job = null;
   busy(false);
-  banner("error", "The judging was lost (the server restarted): run it again.");
+  banner("error", esc(W().lostRestart));
 }
 
 function verdictLine(r) {
@@ -555,8 +514,7 @@ function showReport(summary, r) {
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${verdictLine(r)}</span>`);
   const extra = [];
   if (r.speed) {
-    extra.push(`<p class="speed">Your slowest test, ${esc(r.speed.test)}, took ${ms(r.speed.yours_ms)} of CPU time; ` +
-               `the reference takes ${ms(r.speed.reference_ms)} there (${r.speed.ratio}x).</p>`);
+    extra.push(`<p class="speed">${esc(W().speed(r.speed.test, ms(r.speed.yours_ms), ms(r.speed.reference_ms), r.speed.ratio))}</p>`);
   }
   if (!r.tests.length && (r.message || r.traceback)) {  // a compilation error: no test ran
     extra.push(`<p class="msg">${esc(r.message || "")}</p>` + consolePanel(null, r.traceback));
@@ -571,20 +529,20 @@ function showReport(summary, r) {
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function hintBox(h) {
+  const w = W();
+  const stop = pageLang() === "zh" ? "。" : ".";
   let body;
   if (h.kind === "step") {
-    body = (h.nonfinite ? `<p>${esc(capital(h.nonfinite.text))}.</p>` : "") +
-      `<p>${h.nonfinite ? "Your finite values are those of a bundled mistake: your" : "Your"} output goes wrong at ` +
-      `<b>${esc(h.step)}</b>.</p>` + (h.level >= 2 && h.bugs
-      ? `<p class="bug">The bug: ${h.bugs.map(esc).join("; or ")}</p>`
-      : `<button id="hint-more">Show the bug (level 2)</button>`);
+    body = (h.nonfinite ? `<p>${esc(capital(h.nonfinite.text))}${stop}</p>` : "") +
+      `<p>${w.goesWrong(!!h.nonfinite, esc(h.step))}</p>` + (h.level >= 2 && h.bugs
+      ? `<p class="bug">${esc(w.theBug(h.bugs))}</p>`
+      : `<button id="hint-more">${esc(w.showBug)}</button>`);
   } else if (h.kind === "own") {
-    body = "<p>No bundled mistake gives your output on this test: the bug is one of your own. Compare your output " +
-           "with the reference's: “use this test as input” on the failing test, then Run.</p>";
+    body = `<p>${esc(w.ownBug)}</p>`;
   } else {
-    body = `<p>${esc(capital(h.text || "no hint"))}.</p>`;
+    body = `<p>${esc(capital(h.text || w.noHint))}${stop}</p>`;
   }
-  return `<div id="hintbox" class="hintbox hint-${esc(h.kind || "none")}"><h4>Hint (level ${h.level})</h4>${body}</div>`;
+  return `<div id="hintbox" class="hintbox hint-${esc(h.kind || "none")}"><h4>${esc(w.hintTitle(h.level))}</h4>${body}</div>`;
 }
 
 // An output as rows of numbers: a number is one cell, a vector one row, a matrix its rows, and
@@ -597,7 +555,7 @@ function rowsOf(value) {
 }
 
 function grid(rows, reference) {
-  if (rows === undefined || rows === null) return `<p class="muted">(no output)</p>`;
+  if (rows === undefined || rows === null) return `<p class="muted">${esc(W().noOutput)}</p>`;
   const asRows = rowsOf(rows);
   const refRows = reference === undefined || reference === null ? null : rowsOf(reference);
   const cells = asRows.slice(0, 16).map((row, i) => "<tr>" + row.slice(0, 12).map((v, j) => {
@@ -614,12 +572,13 @@ function showRun(r) {
   banner(`done v-banner-${esc(r.verdict)}`, `<span id="verdict">${badge(r.verdict)} <span class="title">` +
          `${esc(words.titles[r.verdict] || r.verdict)}</span>${esc(words.on(r.input !== "sample"))}</span>`);
   const t = r.test;
-  const outputs = `<div class="side"><div><h4>yours</h4>${grid(r.output, r.expected)}</div>` +
-    `<div><h4>reference</h4>${grid(r.expected)}</div></div>`;
+  const outputs = `<div class="side"><div><h4>${esc(words.yours)}</h4>${grid(r.output, r.expected)}</div>` +
+    `<div><h4>${esc(words.reference)}</h4>${grid(r.expected)}</div></div>`;
   const printed = consolePanel(t, r.traceback);
   const compared = r.verdict === "AC" || r.verdict === "WA";  // the outputs first; else what went wrong first
   const use = r.input === "sample" && r.verdict !== "AC" && t && /^[0-9]{3}-/.test(t.name) ? useButton(t.name) : "";
-  $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (r.message ? `<p class="msg">${esc(r.message)}</p>` : "") +
+  const said = r.message && !(t && t.mismatch && !t.mismatch.got_shape);  // else the mismatch table says it, in the page's words
+  $("run-out").innerHTML = (r.hint ? hintBox(r.hint) : "") + (said ? `<p class="msg">${esc(r.message)}</p>` : "") +
     (t && t.mismatch ? mismatch(t.mismatch) : "") + use + (compared ? outputs + printed : printed + outputs);
   const more = $("hint-more");
   if (more) more.addEventListener("click", () => submit("hint", 2));
@@ -628,8 +587,8 @@ function showRun(r) {
 async function submit(kind, level = 1) {
   if ($("submit").disabled) return;
   showPane("result");
-  try { await ready(); } catch (e) { banner("error", esc(`not judged: ${e.message}`)); return; }
-  const path = kind === "hint" ? api(`hint?level=${level}`) : api("submit");
+  try { await ready(); } catch (e) { banner("error", esc(W().notJudged(e.message))); return; }
+  const path = kind === "hint" ? api(`hint?level=${level}&lang=${pageLang()}`) : api(`submit?lang=${pageLang()}`);
   const payload = kind === "hint" ? ownPayload() : "";
   if (payload === null) return;
   try {
@@ -642,11 +601,11 @@ async function submit(kind, level = 1) {
 async function run() {
   if ($("run").disabled) return;
   showPane("result");
-  try { await ready(); } catch (e) { banner("error", esc(`not run: ${e.message}`)); return; }
+  try { await ready(); } catch (e) { banner("error", esc(W().notRun(e.message))); return; }
   const payload = ownPayload();
   if (payload === null) return;
   try {
-    follow(await call(api("run"), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
+    follow(await call(api(`run?lang=${pageLang()}`), {method: "POST", body: payload, headers: {"Content-Type": "application/json"}}));
   } catch (e) {
     banner("error", esc(e.message));
   }
@@ -656,10 +615,10 @@ async function run() {
 function ownPayload() {
   if (!$("use-own").checked) return "";
   try {
-    return JSON.stringify({input: OwnInput.read($("own-fields"), LABELS[pageLang()])});
+    return JSON.stringify({input: OwnInput.read($("own-fields"), W())});
   } catch (e) {
     if (!(e instanceof OwnInput.FieldError)) throw e;
-    banner("error", `<span id="own-error">${esc(LABELS[pageLang()].fieldLine(e.field, e.line, e.message))}</span>`);
+    banner("error", `<span id="own-error">${esc(W().fieldLine(e.field, e.line, e.message))}</span>`);
     return null;
   }
 }
@@ -690,13 +649,14 @@ function readOnly(target, text) {
 
 async function showHistory() {
   const rows = await call(`/api/problems/${slug}/history`);
-  if (!rows.length) { $("history").innerHTML = `<p class="muted">no judgings of ${esc(slug)} yet</p>`; return; }
-  $("history").innerHTML = `<table class="tests history"><thead><tr><th>when</th><th>kind</th><th>verdict</th>` +
-    `<th>passed</th><th>slowest</th><th></th></tr></thead><tbody>` +
+  const w = W();
+  if (!rows.length) { $("history").innerHTML = `<p class="muted">${esc(w.noJudgings(slug))}</p>`; return; }
+  $("history").innerHTML = `<table class="tests history"><thead><tr>` +
+    `${w.historyColumns.map((c) => `<th>${esc(c)}</th>`).join("")}</tr></thead><tbody>` +
     rows.slice().reverse().map((r) => `<tr class="judging" data-id="${r.id}" tabindex="0" title="${esc(r.time)} UTC">` +
-      `<td class="nowrap">${esc(when(r.time))}</td><td>${esc(r.kind)}${r.full === false && r.kind === "submit" ? " (some tests)" : ""}</td>` +
+      `<td class="nowrap">${esc(when(r.time))}</td><td>${esc(w.kindNames[r.kind] || r.kind)}${r.full === false && r.kind === "submit" ? esc(w.someTests) : ""}</td>` +
       `<td>${badge(r.verdict)}</td><td>${r.passed == null ? "-" : `${r.passed}/${r.total}`}</td><td class="nowrap">${ms(r.slowest_ms)}</td>` +
-      `<td><span class="link">code</span></td></tr>`).join("") +
+      `<td><span class="link">${esc(w.code)}</span></td></tr>`).join("") +
     `</tbody></table><div id="judging"></div>`;
   $("history").querySelectorAll("tr.judging").forEach((tr) => tr.addEventListener("click", () => showJudging(tr.dataset.id)));
 }
@@ -705,17 +665,18 @@ async function showJudging(id) {
   const body = await call(api(`history/${id}`));
   const j = body.judging;
   const target = $("judging");
+  const w = W();
   if (body.source === null) {
-    target.innerHTML = `<p class="muted">The code of this judging was not kept (an older history).</p>`;
+    target.innerHTML = `<p class="muted">${esc(w.notKept)}</p>`;
     return;
   }
-  target.innerHTML = `<h4>${badge(j.verdict)} ${esc(j.kind)} of ${esc(when(j.time))}: ` +
-    `${j.passed == null ? "" : `${j.passed}/${j.total} tests passed, `}` +
-    `slowest ${ms(j.slowest_ms)}</h4><div class="tabs"><button class="jtab active" data-view="code">its code</button>` +
-    `<button class="jtab" data-view="diff">diff against ${practice ? "the current file" : "your code now"}</button></div>` +
+  target.innerHTML = `<h4>${badge(j.verdict)} ${esc(w.judgingOf(w.kindNames[j.kind] || j.kind, when(j.time)))}` +
+    `${j.passed == null ? "" : `${esc(w.passed(j.passed, j.total))} · `}` +
+    `${esc(w.slowestMs(ms(j.slowest_ms)))}</h4><div class="tabs"><button class="jtab active" data-view="code">${esc(w.itsCode)}</button>` +
+    `<button class="jtab" data-view="diff">${esc(w.diffAgainst(practice))}</button></div>` +
     `<div id="judging-code" class="code"></div><pre id="judging-diff" class="diff" hidden></pre>`;
   readOnly($("judging-code"), body.source);
-  $("judging-diff").innerHTML = body.same ? `<span class="muted">the same as ${practice ? "the file" : "your code"} now</span>` : (body.diff || []).map((line) => {
+  $("judging-diff").innerHTML = body.same ? `<span class="muted">${esc(w.same(practice))}</span>` : (body.diff || []).map((line) => {
     const kind = line.startsWith("@@") ? "hunk" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "ctx";
     return `<span class="${kind}">${esc(line)}</span>`;
   }).join("\n");
@@ -727,12 +688,10 @@ async function showJudging(id) {
 }
 
 async function showEditorial(force) {
-  const body = await call(`/api/problems/${slug}/editorial${force ? "?force=1" : ""}`);
+  const body = await call(`/api/problems/${slug}/editorial?lang=${pageLang()}${force ? "&force=1" : ""}`);
   const target = $("editorial");
   const lang = pageLang();
-  const words = lang === "zh"
-    ? {anyway: "仍然查看", idea: "思路", time: "时间", memory: "内存", routes: (n) => `${n} 种通过的解法，各走一条路。`}
-    : {anyway: "show it anyway", idea: "The idea", time: "time", memory: "memory", routes: null};
+  const words = LABELS[lang];
   if (!showEditorial.watching) {  // the page's language changes in place: lay the open editorial out again
     showEditorial.watching = new MutationObserver(() => {
       const pane = $("editorial");
@@ -807,7 +766,7 @@ async function start() {
   await loadSource();
   try {  // a judging of this file still running (the page was reloaded): follow it again
     const active = await call(api("active"));
-    if (active.job) follow(active, "(it was running when this page loaded)");
+    if (active.job) follow(active, W().resumed);
   } catch (e) { /* nothing to follow */ }
 }
 start();
