@@ -213,18 +213,26 @@ def test_a_worker_killed_mid_run_leaves_it_to_another_which_answers(queue_class)
 
 def test_a_run_does_not_wait_behind_a_backlog_of_submissions(queue_class):
     """One worker thread, four slow submissions queued first: the Run, on its own queue and taken
-    first, is answered while most of them still wait (at most the one being judged goes before it)."""
+    first, is answered while most of them still wait (at most the one being judged goes before it).
+    The worker starts only once the backlog and the Run wait, so how fast a busy machine takes the
+    submissions in does not decide what is queued first."""
     folder, redis, queue_file = queue_class
     server = Server(folder, "--queue-file", str(queue_file), "--run-wait", str(WAIT_S))
     workers = []
     try:
-        workers = [worker(redis.url, folder.parent / "worker.log")]
         teach = Client(server.base, token(folder, "teach"))
         slow = solution("gqa_decode", "time_limit_exceeded")
         ids = [Client(server.base, token(folder, f"s{i}")).submit("gqa_decode", slow).json()["id"]
                for i in range(BACKLOG)]
         ann = Client(server.base, token(folder, "ann"))
-        reply = ann.post_json("/api/problems/gqa/run", {"code": solution("gqa", "accepted"), "input": None})
+        answer: dict = {}
+        run = threading.Thread(target=lambda: answer.update(reply=ann.post_json(
+            "/api/problems/gqa/run", {"code": solution("gqa", "accepted"), "input": None})))
+        run.start()
+        time.sleep(1)  # the Run on its queue, waiting as the backlog does
+        workers = [worker(redis.url, folder.parent / "worker.log")]
+        run.join(WAIT_S + 60)
+        reply = answer["reply"]
         assert (reply.status, reply.json()["verdict"]) == (200, "AC")
         done = [s for s in teach.get("/api/submissions?status=done").json() if s["id"] in ids]
         assert len(done) <= 1, done
